@@ -1,0 +1,57 @@
+# Two commands: `make run` (set up and serve the embedded mode) and `make test`.
+# Needs only Python 3.11+ (with venv) and make.
+
+PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+            command -v $$p >/dev/null 2>&1 && { command -v $$p; break; }; done)
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+HOST ?= 127.0.0.1
+
+.PHONY: run test lint migrate seed messages compilemessages clean venv
+
+$(PY):
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' || \
+	  { echo "Python 3.11 or newer is required (found: $(PYTHON))"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+# Stamps live inside .venv: deleting .venv forces a reinstall, an unchanged requirements file
+# skips it.
+$(VENV)/.runtime-installed: requirements.txt | $(PY)
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements.txt
+	touch $@
+
+$(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
+	touch $(VENV)/.runtime-installed $@
+
+venv: $(VENV)/.runtime-installed
+
+migrate: $(VENV)/.runtime-installed
+	$(PY) manage.py migrate --noinput
+
+seed: migrate
+	$(PY) manage.py seed_demo
+
+run: seed
+	@echo "Serving on http://$(HOST):$(PORT)/"
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: $(VENV)/.dev-installed
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.dev-installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy --strict rules/
+
+# Regenerate the catalogues after changing user-visible strings (needs GNU gettext), then
+# fill in locale/ru/LC_MESSAGES/django.po and run `make compilemessages`.
+messages: $(VENV)/.runtime-installed
+	$(PY) manage.py makemessages -l ru -l en --no-obsolete \
+	  --ignore '.venv/*' --ignore 'rules/*' --ignore 'staticfiles/*'
+
+compilemessages: $(VENV)/.runtime-installed
+	$(PY) manage.py compilemessages --ignore '.venv/*'
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""Accounts and roles: Django's users, the role groups, login/logout pages, API tokens."""

@@ -1,0 +1,46 @@
+"""API of accounts: obtain a token, and who am I."""
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.roles import ALL_ROLES, has_role
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class ObtainTokenView(ObtainAuthToken):
+    """``POST username, password`` → ``{"token": …}``; send it as ``Authorization: Token …``."""
+
+    @extend_schema(responses={200: TokenSerializer})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().post(request, *args, **kwargs)
+
+
+class MeSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    full_name = serializers.CharField()
+    roles = serializers.ListField(child=serializers.CharField())
+
+
+class MeView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: MeSerializer})
+    def get(self, request: Request) -> Response:
+        user = request.user
+        data = {
+            "id": user.pk,
+            "username": user.get_username(),
+            "full_name": user.get_full_name(),  # type: ignore[union-attr]
+            "roles": [role for role in ALL_ROLES if has_role(user, role)],
+        }
+        return Response(MeSerializer(data).data)

@@ -1,0 +1,16 @@
+"""Routes of the API, version 1. Each app contributes its own routes from its ``api.py``."""
+
+from django.urls import include, path
+from rest_framework.routers import DefaultRouter
+
+from accounts.api import MeView, ObtainTokenView
+from tournaments.api import TournamentViewSet
+
+router = DefaultRouter()
+router.register("tournaments", TournamentViewSet, basename="tournament")
+
+urlpatterns = [
+    path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
+    path("me/", MeView.as_view(), name="api-me"),
+    path("", include(router.urls)),
+]

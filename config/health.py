@@ -1,0 +1,56 @@
+"""``GET /healthz``: is the database reachable, and the Celery broker (unless tasks run eagerly)?
+
+The answer is 503 only when the database is down: without it nothing works. A broker that is
+down is reported ("degraded") with 200, since pages and protocols still work without it.
+"""
+
+import logging
+
+from django.conf import settings
+from django.db import DatabaseError, connections
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from config.celery import app as celery_app
+
+logger = logging.getLogger(__name__)
+
+BROKER_TIMEOUT_SECONDS = 2.0
+
+
+def check_database() -> str:
+    try:
+        with connections["default"].cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError as exc:
+        logger.warning("health check: database unreachable: %s", exc)
+        return f"error: {type(exc).__name__}"
+    return "ok"
+
+
+def check_broker() -> str:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return "eager"
+    try:
+        with celery_app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=BROKER_TIMEOUT_SECONDS)
+    except Exception as exc:  # kombu raises transport-specific errors
+        logger.warning("health check: broker unreachable: %s", exc)
+        return f"error: {type(exc).__name__}"
+    return "ok"
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    database = check_database()
+    broker = check_broker()
+    if database != "ok":
+        status, code = "error", 503
+    elif broker.startswith("error"):
+        status, code = "degraded", 200
+    else:
+        status, code = "ok", 200
+    return JsonResponse({"status": status, "database": database, "broker": broker}, status=code)

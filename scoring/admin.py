@@ -1,0 +1,1 @@
+"""Admin of the scoring app: nothing registered until the match tables exist."""
