@@ -1,0 +1,48 @@
+"""The ``python -m rules check`` contract (RULES.md section 13): one match in, one verdict out.
+
+``check(data)`` takes the decoded JSON input and returns ``(output, exit_status)``. The CLI, the
+tests and the web app's import tools all go through it, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .engine import Judge
+from .errors import Problem, RulesError
+from .presets import make_rules
+
+EXIT_OK, EXIT_REFUSED, EXIT_UNUSABLE = 0, 1, 2
+
+
+def unusable(problem: Problem) -> dict[str, Any]:
+    return {"ok": False, "errors": [problem.to_dict()]}
+
+
+def check(data: Any) -> tuple[dict[str, Any], int]:
+    """Judge one match given as the contract's input object."""
+    try:
+        if not isinstance(data, Mapping):
+            raise RulesError("bad_input", "the input must be a JSON object")
+        deals = data.get("deals", [])
+        if not isinstance(deals, list):
+            raise RulesError("bad_input", "deals must be a list")
+        preset = data.get("preset", "sport")
+        players = data.get("players")
+        rules = make_rules(preset, data.get("options"), players)
+    except RulesError as err:
+        return unusable(err.problem), EXIT_UNUSABLE
+    verdict = Judge(rules).fold(deals)
+    out = verdict.to_dict()
+    return out, EXIT_OK if out["ok"] else EXIT_REFUSED
+
+
+def check_text(text: str | bytes) -> tuple[dict[str, Any], int]:
+    """``check`` on raw JSON text; unreadable text is ``bad_input``."""
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as err:
+        return unusable(RulesError("bad_input", f"not JSON: {err}").problem), EXIT_UNUSABLE
+    return check(data)

@@ -1,0 +1,139 @@
+"""Tiles of the double-six set and the notations a referee writes them in.
+
+A tile is an ``int`` from 0 to 27 (its index in ``TILES``); a set of tiles is an ``int`` bit mask.
+Both are cheap to hash and compare, which keeps the tile-level checks fast. Parsing accepts
+``a:b``, ``a-b``, ``a|b`` and ``[a|b]`` in either order, separated by spaces, commas or semicolons.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+MAX_PIP = 6
+
+#: (high, low) halves of every tile, in canonical order 0:0, 1:0, 1:1, 2:0 …
+TILES: tuple[tuple[int, int], ...] = tuple(
+    (a, b) for a in range(MAX_PIP + 1) for b in range(a + 1)
+)
+TILE_COUNT = len(TILES)
+FULL_SET = (1 << TILE_COUNT) - 1
+TOTAL_PIPS = sum(a + b for a, b in TILES)
+
+INDEX: dict[tuple[int, int], int] = {}
+for _i, (_a, _b) in enumerate(TILES):
+    INDEX[(_a, _b)] = _i
+    INDEX[(_b, _a)] = _i
+
+PIPS: tuple[int, ...] = tuple(a + b for a, b in TILES)
+IS_DOUBLE: tuple[bool, ...] = tuple(a == b for a, b in TILES)
+NAMES: tuple[str, ...] = tuple(f"{a}:{b}" for a, b in TILES)
+#: Bit mask of the numbers a tile shows (one bit for a double).
+NUMBERS: tuple[int, ...] = tuple((1 << a) | (1 << b) for a, b in TILES)
+#: Numbers a tile adds an odd count of to a line: both halves of a non-double, none of a double.
+PARITY: tuple[int, ...] = tuple(0 if a == b else (1 << a) | (1 << b) for a, b in TILES)
+#: Tiles that show a number, per number (a suit has 7 tiles).
+SUIT_MASK: tuple[int, ...] = tuple(
+    sum(1 << i for i, (a, b) in enumerate(TILES) if n in (a, b)) for n in range(MAX_PIP + 1)
+)
+DOUBLE_MASK = sum(1 << i for i in range(TILE_COUNT) if IS_DOUBLE[i])
+ZERO_ZERO = INDEX[(0, 0)]
+SIX_SIX = INDEX[(MAX_PIP, MAX_PIP)]
+
+# Every spelling of every tile, so that the common case is one dictionary look-up per token.
+_TOKENS: dict[str, int] = {}
+for (_a, _b), _i in INDEX.items():
+    for _sep in (":", "-", "|"):
+        _TOKENS[f"{_a}{_sep}{_b}"] = _i
+    _TOKENS[f"[{_a}|{_b}]"] = _i
+_SEPARATORS = str.maketrans({",": " ", ";": " "})
+_LOOSE = re.compile(
+    r"\[\s*(\d+)\s*\|\s*(\d+)\s*\]|(\d+)\s*[:|\-]\s*(\d+)|[\s,;]+|([^\s,;][^\s,;\[]*)"
+)
+
+
+class TileError(ValueError):
+    """A tile that cannot be read, is not in the set, or is listed twice."""
+
+    def __init__(self, code: str, token: str) -> None:
+        super().__init__(f"{code}: {token}")
+        self.code = code
+        self.token = token
+
+
+def tile(a: int, b: int) -> int:
+    """The tile with halves ``a`` and ``b`` (either order)."""
+    try:
+        return INDEX[(a, b)]
+    except KeyError:
+        raise TileError("bad_tile", f"{a}:{b}") from None
+
+
+def parse_tile(text: str) -> int:
+    """One tile in any accepted notation."""
+    found = _TOKENS.get(text.strip())
+    if found is not None:
+        return found
+    tiles = parse_tiles(text)
+    if len(tiles) != 1:
+        raise TileError("bad_tile", text)
+    return tiles[0]
+
+
+def parse_tiles(text: str) -> list[int]:
+    """All tiles of a hand, in the order written. Raises ``TileError`` on the first bad token."""
+    tokens = _TOKENS
+    out: list[int] = []
+    for token in text.translate(_SEPARATORS).split():
+        found = tokens.get(token)
+        if found is None:
+            return _parse_loose(text)
+        out.append(found)
+    return out
+
+
+def _parse_loose(text: str) -> list[int]:
+    """What the fast path did not know: glued brackets, spaces around separators, bad text."""
+    out: list[int] = []
+    for m in _LOOSE.finditer(text):
+        if m.group(5) is not None:
+            raise TileError("bad_tile", m.group(5))
+        if m.group(1) is not None:
+            a_text, b_text = m.group(1), m.group(2)
+        elif m.group(3) is not None:
+            a_text, b_text = m.group(3), m.group(4)
+        else:
+            continue
+        a, b = int(a_text), int(b_text)
+        if a > MAX_PIP or b > MAX_PIP:
+            raise TileError("bad_tile", m.group(0).strip())
+        out.append(INDEX[(a, b)])
+    return out
+
+
+def mask_of(tiles: Iterable[int]) -> int:
+    """The bit mask of ``tiles``; raises ``duplicate_tile`` when one repeats."""
+    mask = 0
+    for t in tiles:
+        bit = 1 << t
+        if mask & bit:
+            raise TileError("duplicate_tile", NAMES[t])
+        mask |= bit
+    return mask
+
+
+def tiles_of(mask: int) -> list[int]:
+    """The tiles of a bit mask, in canonical order."""
+    return [i for i in range(TILE_COUNT) if mask >> i & 1]
+
+
+def format_tiles(tiles: Sequence[int] | int) -> str:
+    """Canonical text of tiles (a list or a mask), heaviest first: ``6:6 6:5 1:0``."""
+    items = tiles_of(tiles) if isinstance(tiles, int) else list(tiles)
+    items.sort(key=lambda t: TILES[t], reverse=True)
+    return " ".join(NAMES[t] for t in items)
+
+
+def max_pips(size: int) -> int:
+    """The largest pip count a hand of ``size`` tiles can hold."""
+    return sum(sorted(PIPS, reverse=True)[:size])
