@@ -1,5 +1,7 @@
 """Language choice: Russian unless the user picked another language with the switch."""
 
+import contextlib
+
 from django.conf import settings
 from django.http import HttpRequest
 from django.middleware.locale import LocaleMiddleware as DjangoLocaleMiddleware
@@ -20,9 +22,7 @@ class LocaleMiddleware(DjangoLocaleMiddleware):
         language = settings.LANGUAGE_CODE
         chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
         if chosen:
-            try:
+            with contextlib.suppress(LookupError):
                 language = translation.get_supported_language_variant(chosen)
-            except LookupError:
-                pass
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,93 +14,232 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Club',
+            name="Club",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, unique=True, verbose_name='name')),
-                ('city', models.CharField(blank=True, max_length=100, verbose_name='city')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200, unique=True, verbose_name="name")),
+                ("city", models.CharField(blank=True, max_length=100, verbose_name="city")),
             ],
             options={
-                'verbose_name': 'club',
-                'verbose_name_plural': 'clubs',
-                'ordering': ['name'],
+                "verbose_name": "club",
+                "verbose_name_plural": "clubs",
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('last_name', models.CharField(max_length=100, verbose_name='last name')),
-                ('first_name', models.CharField(blank=True, max_length=100, verbose_name='first name')),
-                ('rating', models.IntegerField(blank=True, null=True, verbose_name='rating')),
-                ('federation_id', models.CharField(blank=True, max_length=50, verbose_name='federation ID')),
-                ('club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='players', to='tournaments.club', verbose_name='club')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("last_name", models.CharField(max_length=100, verbose_name="last name")),
+                (
+                    "first_name",
+                    models.CharField(blank=True, max_length=100, verbose_name="first name"),
+                ),
+                ("rating", models.IntegerField(blank=True, null=True, verbose_name="rating")),
+                (
+                    "federation_id",
+                    models.CharField(blank=True, max_length=50, verbose_name="federation ID"),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="players",
+                        to="tournaments.club",
+                        verbose_name="club",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'player',
-                'verbose_name_plural': 'players',
-                'ordering': ['last_name', 'first_name', 'pk'],
+                "verbose_name": "player",
+                "verbose_name_plural": "players",
+                "ordering": ["last_name", "first_name", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, verbose_name='name')),
-                ('start_date', models.DateField(blank=True, null=True, verbose_name='start date')),
-                ('end_date', models.DateField(blank=True, null=True, verbose_name='end date')),
-                ('venue', models.CharField(blank=True, max_length=200, verbose_name='venue')),
-                ('rules_preset', models.CharField(default='sport', max_length=50, verbose_name='rules preset')),
-                ('rules_options', models.JSONField(blank=True, default=dict, verbose_name='rule overrides')),
-                ('format', models.CharField(choices=[('pairs', 'Fixed pairs'), ('individual', 'Individual (partners drawn each round)'), ('teams', 'Club teams')], default='pairs', max_length=20, verbose_name='format')),
-                ('system', models.CharField(choices=[('swiss', 'Swiss system'), ('round_robin', 'Round robin')], default='swiss', max_length=20, verbose_name='system')),
-                ('rounds', models.PositiveSmallIntegerField(default=7, verbose_name='number of rounds')),
-                ('status', models.CharField(choices=[('registration', 'Registration'), ('running', 'Running'), ('finished', 'Finished')], default='registration', max_length=20, verbose_name='status')),
-                ('public', models.BooleanField(default=False, verbose_name='public')),
-                ('created_at', models.DateTimeField(auto_now_add=True, verbose_name='created')),
-                ('organisers', models.ManyToManyField(blank=True, related_name='organised_tournaments', to=settings.AUTH_USER_MODEL, verbose_name='organisers')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200, verbose_name="name")),
+                ("start_date", models.DateField(blank=True, null=True, verbose_name="start date")),
+                ("end_date", models.DateField(blank=True, null=True, verbose_name="end date")),
+                ("venue", models.CharField(blank=True, max_length=200, verbose_name="venue")),
+                (
+                    "rules_preset",
+                    models.CharField(default="sport", max_length=50, verbose_name="rules preset"),
+                ),
+                (
+                    "rules_options",
+                    models.JSONField(blank=True, default=dict, verbose_name="rule overrides"),
+                ),
+                (
+                    "format",
+                    models.CharField(
+                        choices=[
+                            ("pairs", "Fixed pairs"),
+                            ("individual", "Individual (partners drawn each round)"),
+                            ("teams", "Club teams"),
+                        ],
+                        default="pairs",
+                        max_length=20,
+                        verbose_name="format",
+                    ),
+                ),
+                (
+                    "system",
+                    models.CharField(
+                        choices=[("swiss", "Swiss system"), ("round_robin", "Round robin")],
+                        default="swiss",
+                        max_length=20,
+                        verbose_name="system",
+                    ),
+                ),
+                (
+                    "rounds",
+                    models.PositiveSmallIntegerField(default=7, verbose_name="number of rounds"),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("registration", "Registration"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                        ],
+                        default="registration",
+                        max_length=20,
+                        verbose_name="status",
+                    ),
+                ),
+                ("public", models.BooleanField(default=False, verbose_name="public")),
+                ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created")),
+                (
+                    "organisers",
+                    models.ManyToManyField(
+                        blank=True,
+                        related_name="organised_tournaments",
+                        to=settings.AUTH_USER_MODEL,
+                        verbose_name="organisers",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'tournament',
-                'verbose_name_plural': 'tournaments',
-                'ordering': ['-start_date', '-pk'],
+                "verbose_name": "tournament",
+                "verbose_name_plural": "tournaments",
+                "ordering": ["-start_date", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, verbose_name='name')),
-                ('seed', models.PositiveIntegerField(blank=True, null=True, verbose_name='seed')),
-                ('status', models.CharField(choices=[('active', 'Active'), ('withdrawn', 'Withdrawn')], default='active', max_length=20, verbose_name='status')),
-                ('club', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='entries', to='tournaments.club', verbose_name='club')),
-                ('players', models.ManyToManyField(blank=True, related_name='entries', to='tournaments.player', verbose_name='players')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='tournaments.tournament', verbose_name='tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200, verbose_name="name")),
+                ("seed", models.PositiveIntegerField(blank=True, null=True, verbose_name="seed")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("active", "Active"), ("withdrawn", "Withdrawn")],
+                        default="active",
+                        max_length=20,
+                        verbose_name="status",
+                    ),
+                ),
+                (
+                    "club",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="entries",
+                        to="tournaments.club",
+                        verbose_name="club",
+                    ),
+                ),
+                (
+                    "players",
+                    models.ManyToManyField(
+                        blank=True,
+                        related_name="entries",
+                        to="tournaments.player",
+                        verbose_name="players",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="tournaments.tournament",
+                        verbose_name="tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'entry',
-                'verbose_name_plural': 'entries',
-                'ordering': ['tournament', 'seed', 'name'],
+                "verbose_name": "entry",
+                "verbose_name_plural": "entries",
+                "ordering": ["tournament", "seed", "name"],
             },
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.UniqueConstraint(condition=models.Q(('federation_id', ''), _negated=True), fields=('federation_id',), name='player_federation_id_unique_when_set'),
+            model_name="player",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("federation_id", ""), _negated=True),
+                fields=("federation_id",),
+                name="player_federation_id_unique_when_set",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('rounds__gte', 1)), name='tournament_rounds_positive'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("rounds__gte", 1)), name="tournament_rounds_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('start_date__isnull', True), ('end_date__isnull', True), ('end_date__gte', models.F('start_date')), _connector='OR'), name='tournament_ends_after_start'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("start_date__isnull", True),
+                    ("end_date__isnull", True),
+                    ("end_date__gte", models.F("start_date")),
+                    _connector="OR",
+                ),
+                name="tournament_ends_after_start",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'name'), name='entry_name_unique_in_tournament'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "name"), name="entry_name_unique_in_tournament"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(condition=models.Q(('seed__isnull', False)), fields=('tournament', 'seed'), name='entry_seed_unique_in_tournament'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("seed__isnull", False)),
+                fields=("tournament", "seed"),
+                name="entry_seed_unique_in_tournament",
+            ),
         ),
     ]

@@ -86,7 +86,7 @@ class Command(BaseCommand):
 
     def _create_accounts(self, tournament: Tournament) -> None:
         user_model = get_user_model()
-        self.stdout.write("Demo accounts (password for each: %s):" % DEMO_PASSWORD)
+        self.stdout.write(f"Demo accounts (password for each: {DEMO_PASSWORD}):")
         for username, first_name, last_name, role in DEMO_ACCOUNTS:
             user, created = user_model.objects.get_or_create(
                 username=username, defaults={"first_name": first_name, "last_name": last_name}
