@@ -1,8 +1,12 @@
 # Two commands: `make run` (set up and serve the embedded mode) and `make test`.
 # Needs only Python 3.11+ (with venv) and make.
 
-PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
-            command -v $$p >/dev/null 2>&1 && { command -v $$p; break; }; done)
+# The first of these that runs and is 3.11+ (pyenv shims may exist for versions not selected).
+ifndef PYTHON
+PYTHON := $(shell for p in python3 python3.13 python3.12 python3.11; do \
+            $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1 \
+            && { command -v $$p; break; }; done)
+endif
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
@@ -11,8 +15,7 @@ HOST ?= 127.0.0.1
 .PHONY: run test lint migrate seed messages compilemessages clean venv
 
 $(PY):
-	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' || \
-	  { echo "Python 3.11 or newer is required (found: $(PYTHON))"; exit 1; }
+	@[ -n "$(PYTHON)" ] || { echo "Python 3.11 or newer (with venv) is required"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 
 # Stamps live inside .venv: deleting .venv forces a reinstall, an unchanged requirements file
