@@ -1,4 +1,4 @@
-"""The public contract examples (shared/examples/*.json): library and CLI give the expected output."""
+"""The public contract examples (shared/examples/*.json) through the library and the CLI."""
 
 from __future__ import annotations
 
