@@ -1,19 +1,20 @@
 """Judging deals and folding them into a match.
 
-``Judge(rules)`` checks one referee record at a time against a ``MatchState`` and, when the record is
-legal, applies it. ``Judge.fold(deals)`` judges a whole match. The engine takes plain data (the deal
-shape of RULES.md section 13) and returns plain data; it never touches a database or a web request.
+``Judge(rules)`` checks one referee record at a time against a ``MatchState`` and, when the
+record is legal, applies it. ``Judge.fold(deals)`` judges a whole match. The engine takes plain
+data (the deal shape of RULES.md section 13) and returns plain data; it never touches a database
+or a web request.
 A refused deal changes nothing in the state, so the deals after it are judged as if it were absent.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from . import tiles as T
-from .errors import Problem
+from .errors import MESSAGES, Problem
 from .presets import Rules
 
 RESULTS = frozenset({"domino", "fish", "redeal"})
@@ -63,7 +64,7 @@ class DealVerdict:
     next_leader: str | None
     #: not in the contract: facts the apps show (eggs taken this deal, points lost to the minimum)
     eggs_claimed: int = 0
-    discarded: dict[str, int] = field(default_factory=dict)
+    discarded: dict[str, int] | None = None
 
     def to_dict(self, lang: str | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -111,6 +112,8 @@ class _Record:
     counts: dict[str, int]
     pips: dict[str, int]
     boneyard: int | None
+    #: every tile off the table (in hands or the boneyard)
+    off_table: int
     lead_tile: int | None
     last_tiles: list[int] | None
     declared: dict[str, int] | None
@@ -143,6 +146,16 @@ class Judge:
         self.lower_wins = rules.scoring == "losers_record_own" or rules.end == "target_loses"
         lead = rules.first_lead
         self.first_leader = lead[5:] if lead.startswith("seat_") else None
+        # With every tile dealt, the ladder's first lead is always 1:1 and can be checked.
+        self.ladder_first = lead == "ladder" and not self.boneyard_start
+        self.hang = rules.below_min == "hang"
+        self.min_always = rules.min_record_scope == "always"
+        self.fish_difference = rules.fish_scoring == "difference"
+        self.specials = rules.na_sto or rules.instant_doubles
+        # Hands that hold only 0:0 and/or 6:6 and have a value of their own.
+        lone = {_ZZ: rules.bonus_zero, _SS: rules.bonus_six, _ZZ | _SS: rules.bonus_both}
+        self.bonus_domino = {m: v for m, v in lone.items() if v is not None}
+        self.bonus_fish = self.bonus_domino if rules.bonus_on_fish else None
 
     # ----------------------------------------------------------------- state
     def start(self) -> MatchState:
@@ -174,98 +187,92 @@ class Judge:
 
     # ------------------------------------------------------------- reading
     def _read(self, deal: Any) -> _Record:
-        if not isinstance(deal, Mapping):
+        if type(deal) is not dict and not isinstance(deal, Mapping):
             raise _Refused([_bad("a deal must be an object")])
-        result = deal.get("result")
+        get = deal.get
+        result = get("result")
         if result not in RESULTS:
             raise _Refused([_bad("result must be domino, fish or redeal")])
-        by = self._seat(deal.get("by"), "by")
-        leader = self._seat(deal.get("leader"), "leader")
+        by = get("by")
+        if by is not None and by not in self.seat_set:
+            by = self._seat(by, "by")
+        leader = get("leader")
+        if leader is not None and leader not in self.seat_set:
+            leader = self._seat(leader, "leader")
         if result == "domino" and by is None:
             raise _Refused([_bad("a domino needs «by», the seat that went out")])
         problems: list[Problem] = []
         masks: dict[str, int] = {}
         counts: dict[str, int] = {}
         seen = 0
-        hands = deal.get("hands")
+        hands = get("hands")
         if hands is not None:
-            if not isinstance(hands, Mapping):
+            if type(hands) is not dict and not isinstance(hands, Mapping):
                 raise _Refused([_bad("hands must be an object of seat: tiles")])
             for seat, text in hands.items():
                 if seat not in self.seat_set:
                     raise _Refused([_bad(f"hands names seat {seat!r}, which is not in play")])
                 if text is None:
                     continue
-                try:
-                    items = _tiles_from(text)
-                except T.TileError as err:
-                    problems.append(_tile_problem(err, seat))
+                hand = _read_hand(text, seen, seat, problems)
+                if hand is None:
                     continue
-                mask = 0
-                for t in items:
-                    bit = 1 << t
-                    if mask & bit or seen & bit:
-                        problems.append(_dup(t, seat))
-                    mask |= bit
+                mask, counts[seat] = hand
                 seen |= mask
                 masks[seat] = mask
-                counts[seat] = len(items)
         boneyard: int | None = None
-        raw_boneyard = deal.get("boneyard")
+        raw_boneyard = get("boneyard")
         if raw_boneyard is not None:
-            try:
-                items = _tiles_from(raw_boneyard)
-            except T.TileError as err:
-                problems.append(_tile_problem(err, "boneyard"))
-                items = []
-            boneyard = 0
-            for t in items:
-                bit = 1 << t
-                if boneyard & bit or seen & bit:
-                    problems.append(_dup(t, "boneyard"))
-                boneyard |= bit
+            hand = _read_hand(raw_boneyard, seen, "boneyard", problems)
+            boneyard = hand[0] if hand is not None else 0
             seen |= boneyard
         lead_tile: int | None = None
-        if deal.get("lead_tile") is not None:
-            try:
-                lead_tile = _one_tile(deal["lead_tile"])
-            except T.TileError as err:
-                problems.append(_tile_problem(err, "lead_tile"))
+        raw_lead = get("lead_tile")
+        if raw_lead is not None:
+            bit = _TOKEN_BIT.get(raw_lead) if type(raw_lead) is str else None
+            bits = [bit] if bit is not None else _bits(raw_lead, "lead_tile", problems)
+            if bits is not None:
+                if len(bits) == 1:
+                    lead_tile = bits[0].bit_length() - 1
+                else:
+                    problems.append(_tile_problem(T.TileError("bad_tile", str(raw_lead)),
+                                                  "lead_tile"))
         last_tiles: list[int] | None = None
-        if deal.get("last_tiles") is not None:
-            try:
-                last_tiles = _tiles_from(deal["last_tiles"])
-            except T.TileError as err:
-                problems.append(_tile_problem(err, "last_tiles"))
+        raw_last = get("last_tiles")
+        if raw_last is not None:
+            bit = _TOKEN_BIT.get(raw_last) if type(raw_last) is str else None
+            bits = [bit] if bit is not None else _bits(raw_last, "last_tiles", problems)
+            if bits is not None:
+                last_tiles = [bit.bit_length() - 1 for bit in bits]
         if problems:
             raise _Refused(problems)
         pips: dict[str, int] = {}
-        raw_pips = deal.get("pips")
+        raw_pips = get("pips")
         if raw_pips is not None:
-            if not isinstance(raw_pips, Mapping):
+            if type(raw_pips) is not dict and not isinstance(raw_pips, Mapping):
                 raise _Refused([_bad("pips must be an object of seat: number")])
             for seat, value in raw_pips.items():
                 if seat not in self.seat_set:
                     raise _Refused([_bad(f"pips names seat {seat!r}, which is not in play")])
                 if value is None:
                     continue
-                if not isinstance(value, int) or isinstance(value, bool):
+                if type(value) is not int:
                     raise _Refused([_bad(f"pips of seat {seat} must be a whole number")])
                 pips[seat] = value
         declared: dict[str, int] | None = None
-        raw_declared = deal.get("declared")
+        raw_declared = get("declared")
         if raw_declared is not None:
-            if not isinstance(raw_declared, Mapping):
+            if type(raw_declared) is not dict and not isinstance(raw_declared, Mapping):
                 raise _Refused([_bad("declared must be an object of side: points")])
             declared = {}
             for side, value in raw_declared.items():
-                if not isinstance(value, int) or isinstance(value, bool):
+                if type(value) is not int:
                     raise _Refused([_bad(f"declared points of {side} must be a whole number")])
                 declared[str(side)] = value
         if boneyard is not None and not self.boneyard_start and boneyard:
             raise _Refused([_bad("this game has no boneyard: all 28 tiles are dealt")])
-        return _Record(result, by, leader, masks, counts, pips, boneyard, lead_tile, last_tiles,
-                       declared, deal.get("time_up") is True)
+        return _Record(result, by, leader, masks, counts, pips, boneyard, seen, lead_tile,
+                       last_tiles, declared, get("time_up") is True)
 
     def _seat(self, value: Any, name: str) -> str | None:
         if value is None:
@@ -277,7 +284,6 @@ class Judge:
     # ----------------------------------------------------------- structure
     def _check_structure(self, r: _Record) -> None:
         rules = self.rules
-        problems: list[Problem] = []
         if r.result == "redeal":
             limit = rules.hand_size
         elif rules.draw and self.boneyard_start:
@@ -285,41 +291,40 @@ class Judge:
             limit = rules.hand_size + self.boneyard_start - max(left, rules.boneyard_keep)
         else:
             limit = rules.hand_size
+        masks, pips, counts = r.masks, r.pips, r.counts
+        whole = r.result != "redeal"  # a redeal needs only the hand that qualifies
+        finisher = r.by if r.result == "domino" else None
+        problems: list[Problem] = []
+        add = problems.append
         for seat in self.seats:
-            count = r.counts.get(seat)
-            if count is not None and count > limit:
-                problems.append(Problem("hand_too_large", {"seat": seat, "count": count,
-                                                           "limit": limit}, {"seat": seat}))
-        for seat in self.seats:
-            value = r.pips.get(seat)
-            if value is None:
-                continue
-            count = r.counts.get(seat)
-            high = T.max_pips(limit if count is None else count)
-            if value < 0 or value > high:
-                problems.append(Problem("pips_out_of_range",
-                                        {"seat": seat, "pips": value, "limit": high},
-                                        {"seat": seat}))
-            elif count is not None:
-                actual = _pips(r.masks[seat])
-                if actual != value:
-                    problems.append(Problem("pips_mismatch",
-                                            {"seat": seat, "pips": value, "actual": actual},
-                                            {"seat": seat, "expected": actual}))
-        if r.result != "redeal":
-            finisher = r.by if r.result == "domino" else None
-            for seat in self.seats:
-                if seat != finisher and seat not in r.masks and seat not in r.pips:
-                    problems.append(Problem("missing_hand", {"seat": seat}, {"seat": seat}))
-            if finisher is not None:
-                if r.masks.get(finisher, 0) or r.pips.get(finisher, 0):
-                    problems.append(Problem("finisher_has_tiles", {"seat": finisher},
-                                            {"seat": finisher}))
-                for seat in self.seats:
-                    if seat != finisher and seat in r.masks and not r.masks[seat]:
-                        problems.append(Problem("two_empty_hands", {"seat": seat},
-                                                {"seat": seat}))
+            mask = masks.get(seat)
+            value = pips.get(seat)
+            if mask is not None:
+                count = counts[seat]
+                if count > limit:
+                    add(Problem("hand_too_large", {"seat": seat, "count": count, "limit": limit},
+                                {"seat": seat}))
+                if not mask and finisher is not None and seat != finisher:
+                    add(Problem("two_empty_hands", {"seat": seat}, {"seat": seat}))
+            if value is not None:
+                high = T.max_pips(limit if mask is None else counts[seat])
+                if value < 0 or value > high:
+                    add(Problem("pips_out_of_range", {"seat": seat, "pips": value, "limit": high},
+                                {"seat": seat}))
+                elif mask is not None:
+                    actual = T.mask_pips(mask)
+                    if actual != value:
+                        add(Problem("pips_mismatch", {"seat": seat, "pips": value,
+                                                      "actual": actual},
+                                    {"seat": seat, "expected": actual}))
+            if whole:
+                if seat == finisher:
+                    if mask or value:
+                        add(Problem("finisher_has_tiles", {"seat": seat}, {"seat": seat}))
+                elif mask is None and value is None:
+                    add(Problem("missing_hand", {"seat": seat}, {"seat": seat}))
         if problems:
+            problems.sort(key=_order)
             raise _Refused(problems)
 
     # --------------------------------------------------------- consistency
@@ -327,9 +332,7 @@ class Judge:
         """Line, block, redeal, lead and finishing checks; returns who led this deal."""
         rules = self.rules
         problems: list[Problem] = []
-        in_hands = 0
-        for mask in r.masks.values():
-            in_hands |= mask
+        in_hands = r.off_table & ~(r.boneyard or 0)
         if r.result == "redeal":
             if not any(self._redeal_hand(m) for m in r.masks.values()):
                 problems.append(Problem("not_a_redeal", {"doubles": rules.redeal_doubles,
@@ -337,12 +340,15 @@ class Judge:
         else:
             # The finisher's hand is known to be empty: the structure check refused anything else.
             finisher = r.by if r.result == "domino" else None
-            table_known = all(s in r.masks or s == finisher for s in self.seats) and (
-                not self.boneyard_start or r.boneyard is not None
-            )
-            off_table = in_hands | (r.boneyard or 0)
+            masks = r.masks
+            table_known = not self.boneyard_start or r.boneyard is not None
             if table_known:
-                problem = self._line_problem(r, off_table, in_hands)
+                for seat in self.seats:
+                    if seat not in masks and seat != finisher:
+                        table_known = False
+                        break
+            if table_known:
+                problem = self._line_problem(r, in_hands)
                 if problem is not None:
                     problems.append(problem)
             if r.result == "fish":
@@ -357,11 +363,16 @@ class Judge:
             problems.append(Problem("wrong_leader", {"seat": r.leader,
                                                      "expected_seat": state.leader},
                                     {"seat": r.leader, "expected": state.leader}))
-        if r.lead_tile is not None and r.result != "redeal":
+        if r.lead_tile is not None and r.result != "redeal" and (
+            r.off_table >> r.lead_tile & 1 or self.ladder_first and state.counted == 0
+        ):
             problem = self._lead_tile_problem(state, r, in_hands)
             if problem is not None:
                 problems.append(problem)
-        if r.last_tiles is not None and r.result != "redeal":
+        last = r.last_tiles
+        if last is not None and r.result != "redeal" and (
+            len(last) != 1 or r.off_table >> last[0] & 1
+        ):
             problem = self._last_tiles_problem(r, in_hands)
             if problem is not None:
                 problems.append(problem)
@@ -375,29 +386,26 @@ class Judge:
             return True
         return any((mask & suit).bit_count() >= rules.redeal_suit for suit in T.SUIT_MASK)
 
-    def _line_problem(self, r: _Record, off_table: int, in_hands: int) -> Problem | None:
+    def _line_problem(self, r: _Record, in_hands: int) -> Problem | None:
         """``not_a_line`` or ``not_blocked`` for a deal whose table is known tile by tile."""
-        odd = 0
-        removed = [0] * (T.MAX_PIP + 1)
-        tiles, parity = T.TILES, T.PARITY
-        m = off_table
-        while m:
-            low = m & -m
-            t = low.bit_length() - 1
-            m ^= low
-            odd ^= parity[t]
-            a, b = tiles[t]
-            removed[a] |= 1 << b
-            removed[b] |= 1 << a
-        adjacency = [_NUMBERS_ALL & ~x for x in removed]
+        odd = T.mask_parity(r.off_table)
+        edges = T.mask_edges(r.off_table)
+        # Numbers joined on the table: every pair (a, b) whose tile is not off the table.
+        adjacency = [_NUMBERS_ALL & ~(edges >> (7 * v)) for v in range(T.MAX_PIP + 1)]
         present = 0
         for v, adj in enumerate(adjacency):
             if adj:
                 present |= 1 << v
         if not present:
             return Problem("not_a_line", {"detail": "no tile is on the table"})
-        reach = present & -present
-        frontier = reach
+        # Usually one number touches all the others; only then is the search below needed.
+        for adj in adjacency:
+            if adj | present == adj:
+                reach = present
+                break
+        else:
+            reach = present & -present
+        frontier = reach if reach != present else 0
         while frontier:
             low = frontier & -frontier
             frontier ^= low
@@ -449,8 +457,7 @@ class Judge:
             return Problem("bad_lead_tile", {
                 "tile": name, "detail": "it is in the boneyard", "detail_ru": "она в базаре",
             }, {"tile": name})
-        if (self.rules.first_lead == "ladder" and state.counted == 0 and not self.boneyard_start
-                and t != _LADDER_FIRST):
+        if self.ladder_first and state.counted == 0 and t != _LADDER_FIRST:
             return Problem("bad_lead_tile", {
                 "tile": name, "detail": "the first deal is led with 1:1 under the ladder rule",
                 "detail_ru": "первую раздачу начинают с 1:1",
@@ -482,21 +489,20 @@ class Judge:
 
     # ------------------------------------------------------------- scoring
     def _values(self, r: _Record) -> dict[str, int]:
-        rules = self.rules
-        bonus = r.result == "domino" or (r.result == "fish" and rules.bonus_on_fish)
+        """Each side's hand values, with the lone-double values where they apply."""
+        bonus = self.bonus_domino if r.result == "domino" else (
+            self.bonus_fish if r.result == "fish" else None)
         values = dict.fromkeys(self.sides, 0)
         side_of = self.side_of
+        masks, pips = r.masks, r.pips
         for seat in self.seats:
-            mask = r.masks.get(seat)
+            mask = masks.get(seat)
             if mask is None:
-                value = r.pips.get(seat, 0)
+                value = pips.get(seat, 0)
+            elif bonus is not None and mask in bonus:
+                value = bonus[mask]
             else:
-                value = _pips(mask)
-                if bonus and mask & (_ZZ | _SS) == mask and mask:
-                    special = (rules.bonus_zero if mask == _ZZ else
-                               rules.bonus_six if mask == _SS else rules.bonus_both)
-                    if special is not None:
-                        value = special
+                value = T.mask_pips(mask)
             values[side_of[seat]] += value
         return values
 
@@ -522,60 +528,59 @@ class Judge:
 
         winner: str | None
         if r.result == "domino":
-            assert r.by is not None
-            winner = self.side_of[r.by]
+            winner = self.side_of[r.by]  # type: ignore[index]  # a domino always has «by»
         else:
             low = min(values.values())
             lowest = [s for s in sides if values[s] == low]
             winner = lowest[0] if len(lowest) == 1 else None
 
         totals = dict(state.totals)
-        hanging = dict(state.hanging)
+        hanging = state.hanging
         eggs = state.eggs
         eggs_claimed = 0
-        discarded: dict[str, int] = {}
+        discarded: dict[str, int] | None = None
         if winner is None:
             if rules.fish_tie == "eggs":
                 eggs += sum(values.values())
-            for s in sides:
-                hanging[s] = 0
+            if self.hang:
+                hanging = dict.fromkeys(sides, 0)
         else:
             base = dict.fromkeys(sides, 0)
-            diff = r.result == "fish" and rules.fish_scoring == "difference"
-            losers = [s for s in sides if s != winner]
-            own = values[winner] if diff else 0
-            if rules.scoring == "winner_takes_losers":
-                base[winner] = sum(values[s] for s in losers) - own
-            elif rules.scoring == "winner_takes_all":
-                base[winner] = sum(values.values()) - values[winner] - own \
-                    if diff else sum(values.values())
+            own = values[winner] if r.result == "fish" and self.fish_difference else 0
+            scoring = rules.scoring
+            if scoring == "winner_takes_losers":
+                base[winner] = sum(values.values()) - values[winner] - own
+            elif scoring == "winner_takes_all":
+                base[winner] = sum(values.values()) - (values[winner] + own if own else 0)
             else:
-                for s in losers:
-                    base[s] = values[s] - own
+                for s in sides:
+                    if s != winner:
+                        base[s] = values[s] - own
             if eggs:
-                receiver = winner if rules.scoring != "losers_record_own" else max(
-                    losers, key=lambda s: values[s])
+                receiver = winner if scoring != "losers_record_own" else max(
+                    (s for s in sides if s != winner), key=values.__getitem__)
                 base[receiver] += eggs
                 eggs_claimed = eggs
                 eggs = 0
-            hang = rules.below_min == "hang"
             minimum = rules.min_record
+            if self.hang:
+                hanging = dict(hanging)
             for s in sides:
                 amount = base[s]
-                if hanging[s]:
+                if self.hang and hanging[s]:
                     if amount > 0:
                         amount += hanging[s]
                     hanging[s] = 0
-                if amount > 0 and minimum and amount < minimum and (
-                    rules.min_record_scope == "always" or totals[s] == 0
-                ):
-                    if hang:
+                if 0 < amount < minimum and (self.min_always or totals[s] == 0):
+                    if self.hang:
                         hanging[s] = amount
                     else:
+                        discarded = discarded or {}
                         discarded[s] = amount
                     amount = 0
-                recorded[s] = amount
-                totals[s] += amount
+                if amount:
+                    recorded[s] = amount
+                    totals[s] += amount
             if rules.one_scorer:
                 scorers = [s for s in sides if recorded[s] > 0]
                 if scorers:
@@ -583,17 +588,20 @@ class Judge:
                         if s not in scorers:
                             totals[s] = 0
 
-        if r.declared is not None:
-            if any(r.declared.get(s, 0) != recorded[s] for s in sides) or any(
-                k not in recorded for k in r.declared
-            ):
-                _declared_refusal(r.declared, recorded)
+        declared = r.declared
+        if declared is not None and declared != recorded:
+            for key, value in declared.items():
+                if recorded.get(key) != value:
+                    _declared_refusal(declared, recorded)
+            for s in sides:
+                if s not in declared and recorded[s]:
+                    _declared_refusal(declared, recorded)
 
         next_leader = self._next_leader(r, leader, winner)
         instant = None
-        if winner is not None:
+        if winner is not None and self.specials:
             instant = self._instant(state, r, leader, winner, totals)
-        verdict = DealVerdict(n, True, [], winner, values, recorded, eggs, hanging, totals,
+        verdict = DealVerdict(n, True, [], winner, values, recorded, eggs, dict(hanging), totals,
                               next_leader, eggs_claimed, discarded)
         if apply:
             state.totals = dict(totals)
@@ -681,14 +689,56 @@ def _declared_refusal(declared: Mapping[str, int], expected: dict[str, int]) -> 
                             {"expected": dict(expected)})])
 
 
-def _pips(mask: int) -> int:
-    total = 0
-    pips = T.PIPS
-    while mask:
-        low = mask & -mask
-        total += pips[low.bit_length() - 1]
-        mask ^= low
-    return total
+_TOKEN_BIT = T.TOKEN_BIT
+_SEPARATORS = str.maketrans({",": " ", ";": " "})
+
+
+def _bits(value: Any, where: str, problems: list[Problem]) -> list[int] | None:
+    """The bit of each tile written in ``value``; a bad tile is reported and gives None."""
+    if type(value) is str:
+        text = value if "," not in value and ";" not in value else value.translate(_SEPARATORS)
+        try:
+            return [_TOKEN_BIT[token] for token in text.split()]
+        except KeyError:
+            pass
+    try:
+        return [1 << t for t in _tiles_from(value)]
+    except T.TileError as err:
+        problems.append(_tile_problem(err, where))
+        return None
+
+
+_BIT_OF = T.TOKEN_BIT.__getitem__
+
+
+def _read_hand(value: Any, seen: int, where: str,
+               problems: list[Problem]) -> tuple[int, int] | None:
+    """``(mask, count)`` of a written hand; bad or repeated tiles are reported to ``problems``."""
+    if type(value) is str:
+        if "," in value or ";" in value:
+            value = value.translate(_SEPARATORS)
+        tokens = value.split()
+        try:
+            mask = sum(map(_BIT_OF, tokens))
+        except KeyError:
+            pass
+        else:
+            if not mask & seen and mask.bit_count() == len(tokens):
+                return mask, len(tokens)
+    bits = _bits(value, where, problems)
+    if bits is None:
+        return None
+    return _without_repeats(bits, seen, where, problems), len(bits)
+
+
+def _without_repeats(bits: list[int], seen: int, where: str, problems: list[Problem]) -> int:
+    """The mask of ``bits``, reporting each tile written twice or already seen elsewhere."""
+    mask = 0
+    for bit in bits:
+        if (mask | seen) & bit:
+            problems.append(_dup(bit.bit_length() - 1, where))
+        mask |= bit
+    return mask
 
 
 def _tiles_from(value: Any) -> list[int]:
@@ -708,11 +758,12 @@ def _tiles_from(value: Any) -> list[int]:
     raise T.TileError("bad_tile", str(value))
 
 
-def _one_tile(value: Any) -> int:
-    items = _tiles_from(value)
-    if len(items) != 1:
-        raise T.TileError("bad_tile", str(value))
-    return items[0]
+_CODE_ORDER = {code: i for i, code in enumerate(MESSAGES)}
+
+
+def _order(problem: Problem) -> int:
+    """Problems are listed in the order of RULES.md section 12."""
+    return _CODE_ORDER[problem.code]
 
 
 def _bad(detail: str) -> Problem:

@@ -1,4 +1,4 @@
-"""A legal-play simulator: deals the 28 tiles, plays random legal moves, writes the referee's record.
+"""A legal-play simulator: deals the tiles, plays random legal moves, writes the referee's record.
 
 Property tests, benchmarks and demo data use it. It plays the game itself (a line with two ends,
 drawing from the boneyard in 2–3 player games, two doubles at once where allowed, «на сто» leads)

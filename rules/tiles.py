@@ -47,6 +47,10 @@ for (_a, _b), _i in INDEX.items():
         _TOKENS[f"{_a}{_sep}{_b}"] = _i
     _TOKENS[f"[{_a}|{_b}]"] = _i
 _SEPARATORS = str.maketrans({",": " ", ";": " "})
+#: token -> the tile's bit, for the engine's hot path.
+TOKEN_BIT: dict[str, int] = {tok: 1 << t for tok, t in _TOKENS.items()}
+#: Edge of the number graph a tile adds: bit ``7a+b`` and bit ``7b+a``.
+EDGE: tuple[int, ...] = tuple((1 << (7 * a + b)) | (1 << (7 * b + a)) for a, b in TILES)
 _LOOSE = re.compile(
     r"\[\s*(\d+)\s*\|\s*(\d+)\s*\]|(\d+)\s*[:|\-]\s*(\d+)|[\s,;]+|([^\s,;][^\s,;\[]*)"
 )
@@ -134,6 +138,45 @@ def format_tiles(tiles: Sequence[int] | int) -> str:
     return " ".join(NAMES[t] for t in items)
 
 
+def _chunk_table(values: tuple[int, ...], shift: int, xor: bool) -> tuple[int, ...]:
+    out = []
+    for sub in range(128):
+        acc = 0
+        for i in range(7):
+            if sub >> i & 1 and shift + i < TILE_COUNT:
+                acc = acc ^ values[shift + i] if xor else acc + values[shift + i]
+        out.append(acc)
+    return tuple(out)
+
+
+# Per 7-tile chunk of a mask: pips, number-graph edges (distinct bits, so they add) and parity.
+_CHUNK_PIPS = [_chunk_table(PIPS, 7 * c, False) for c in range(4)]
+_CHUNK_EDGES = [_chunk_table(EDGE, 7 * c, False) for c in range(4)]
+_CHUNK_PARITY = [_chunk_table(PARITY, 7 * c, True) for c in range(4)]
+
+
+def mask_pips(mask: int) -> int:
+    """Pips of every tile in ``mask``."""
+    p0, p1, p2, p3 = _CHUNK_PIPS
+    return p0[mask & 127] + p1[mask >> 7 & 127] + p2[mask >> 14 & 127] + p3[mask >> 21 & 127]
+
+
+def mask_edges(mask: int) -> int:
+    """The number-graph edges of the tiles in ``mask`` (bit ``7a+b`` and ``7b+a`` per tile)."""
+    e0, e1, e2, e3 = _CHUNK_EDGES
+    return e0[mask & 127] | e1[mask >> 7 & 127] | e2[mask >> 14 & 127] | e3[mask >> 21 & 127]
+
+
+def mask_parity(mask: int) -> int:
+    """Numbers shown an odd number of times by the tiles in ``mask`` (doubles count twice)."""
+    q0, q1, q2, q3 = _CHUNK_PARITY
+    return q0[mask & 127] ^ q1[mask >> 7 & 127] ^ q2[mask >> 14 & 127] ^ q3[mask >> 21 & 127]
+
+
+_HEAVIEST_FIRST = sorted(PIPS, reverse=True)
+_MAX_PIPS = tuple(sum(_HEAVIEST_FIRST[:size]) for size in range(TILE_COUNT + 1))
+
+
 def max_pips(size: int) -> int:
     """The largest pip count a hand of ``size`` tiles can hold."""
-    return sum(sorted(PIPS, reverse=True)[:size])
+    return _MAX_PIPS[max(0, min(size, TILE_COUNT))]
