@@ -599,7 +599,7 @@ class Judge:
 
         next_leader = self._next_leader(r, leader, winner)
         instant = None
-        if winner is not None and self.specials:
+        if self.specials:
             instant = self._instant(state, r, leader, winner, totals)
         verdict = DealVerdict(n, True, [], winner, values, recorded, eggs, dict(hanging), totals,
                               next_leader, eggs_claimed, discarded)
@@ -625,7 +625,7 @@ class Judge:
             return leader
         return r.by
 
-    def _instant(self, state: MatchState, r: _Record, leader: str | None, winner: str,
+    def _instant(self, state: MatchState, r: _Record, leader: str | None, winner: str | None,
                  totals: dict[str, int]) -> str | None:
         """Морской козёл: out on 0:0 / 6:6, and «на сто». May zero ``totals`` of a failed «сто»."""
         rules = self.rules
@@ -635,7 +635,7 @@ class Judge:
                 if r.result == "domino" and winner == side:
                     return side
                 totals[side] = 0
-        if (rules.instant_doubles and r.result == "domino" and r.last_tiles
+        if (rules.instant_doubles and winner is not None and r.result == "domino" and r.last_tiles
                 and (T.ZERO_ZERO in r.last_tiles or T.SIX_SIX in r.last_tiles)):
             return winner
         return None

@@ -52,7 +52,7 @@ TOKEN_BIT: dict[str, int] = {tok: 1 << t for tok, t in _TOKENS.items()}
 #: Edge of the number graph a tile adds: bit ``7a+b`` and bit ``7b+a``.
 EDGE: tuple[int, ...] = tuple((1 << (7 * a + b)) | (1 << (7 * b + a)) for a, b in TILES)
 _LOOSE = re.compile(
-    r"\[\s*(\d+)\s*\|\s*(\d+)\s*\]|(\d+)\s*[:|\-]\s*(\d+)|[\s,;]+|([^\s,;][^\s,;\[]*)"
+    r"\[\s*([0-9]+)\s*\|\s*([0-9]+)\s*\]|([0-9]+)\s*[:|\-]\s*([0-9]+)|[\s,;]+|([^\s,;][^\s,;\[]*)"
 )
 
 

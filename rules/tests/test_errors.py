@@ -83,8 +83,6 @@ def test_bad_tile_reports_the_unreadable_token() -> None:
     assert_refused(deal, "bad_tile", seat="N", tile="1:9")
 
 
-@pytest.mark.xfail(strict=True, reason="engine: non-ASCII digits (Arabic-Indic, full-width) are "
-                                       "read as tiles instead of bad_tile")
 def test_bad_tile_for_non_ascii_digits() -> None:
     deal, _ = around(with_hands(N="3:4 \u0661:\u0660"))
     assert codes(deal) == ["bad_tile"]

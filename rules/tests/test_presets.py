@@ -376,8 +376,6 @@ def test_na_sto_won_by_a_fish_is_no_instant_win_and_drops_total() -> None:
     assert verdict.state.totals["NS"] == 0
 
 
-@pytest.mark.xfail(strict=True, reason="engine: «на сто» lead followed by eggs (tied fish) "
-                                       "keeps the side's total instead of dropping it to 0")
 def test_na_sto_followed_by_eggs_drops_total() -> None:
     verdict = fold([_ns_forty(), fish_pips({"N": 7, "E": 7, "S": 7, "W": 7},
                                            leader="N", lead_tile="6:6")], preset="morskoy")
