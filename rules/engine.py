@@ -347,17 +347,17 @@ class Judge:
                     if seat not in masks and seat != finisher:
                         table_known = False
                         break
-            if table_known:
+            empty = None
+            if r.result == "fish":
+                empty = next((seat for seat, mask in masks.items() if not mask), None)
+            if empty is not None:
+                problems.append(Problem("not_blocked", {
+                    "detail": f"seat {empty} has no tiles left: that is a domino",
+                }, {"seat": empty}))
+            elif table_known:
                 problem = self._line_problem(r, in_hands)
                 if problem is not None:
                     problems.append(problem)
-            if r.result == "fish":
-                for seat, mask in r.masks.items():
-                    if not mask:
-                        problems.append(Problem("not_blocked", {
-                            "detail": f"seat {seat} has no tiles left: that is a domino",
-                        }, {"seat": seat}))
-                        break
         leader = r.leader if r.leader is not None else state.leader
         if r.leader is not None and state.leader is not None and r.leader != state.leader:
             problems.append(Problem("wrong_leader", {"seat": r.leader,
