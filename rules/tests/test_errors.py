@@ -386,3 +386,19 @@ def test_consistency_errors_are_all_reported() -> None:
     deal = with_hands(W="2:2 5:1") | {"leader": "W", "lead_tile": "3:4"}
     refused, _ = around(deal)
     assert sorted(codes(refused)) == ["bad_lead_tile", "not_a_line", "wrong_leader"]
+
+
+@pytest.mark.xfail(strict=True, reason="engine: Russian messages of not_a_line, not_blocked and "
+                                       "bad_deal embed the English detail text")
+@pytest.mark.parametrize("bad", [
+    with_hands(W="2:2 5:1"),
+    {"result": "fish", "hands": {
+        "N": "6:6 6:5 6:4 6:3 6:2 6:1", "E": "6:0 5:5 5:4 5:3 5:2 5:1",
+        "S": "5:0 4:4 4:3 4:2 4:1 4:0", "W": "3:3 3:2 3:1 3:0 2:2 1:1"}},
+    {"result": "win"},
+], ids=["not_a_line", "not_blocked", "bad_deal"])
+def test_russian_message_has_no_english_words(bad: dict[str, Any]) -> None:
+    import re
+    refused, _ = around(bad)
+    ru = refused.errors[0].message("ru")
+    assert not re.search(r"[A-Za-z]{3,}", ru), ru
