@@ -72,11 +72,11 @@ class DealVerdict:
             "winner": self.winner,
         }
         if self.values is not None:
-            out["values"] = self.values
-        out["recorded"] = self.recorded
+            out["values"] = dict(self.values)
+        out["recorded"] = dict(self.recorded)
         out["eggs"] = self.eggs
-        out["hanging"] = self.hanging
-        out["totals"] = self.totals
+        out["hanging"] = dict(self.hanging)
+        out["totals"] = dict(self.totals)
         out["next_leader"] = self.next_leader
         return out
 
@@ -182,17 +182,18 @@ class Judge:
         except _Refused as refused:
             return DealVerdict(
                 n, False, refused.problems, None, None, dict.fromkeys(self.sides, 0),
-                state.eggs, dict(state.hanging), dict(state.totals), state.leader,
+                state.eggs, state.hanging, state.totals, state.leader,
             )
 
     # ------------------------------------------------------------- reading
     def _read(self, deal: Any) -> _Record:
         if type(deal) is not dict and not isinstance(deal, Mapping):
-            raise _Refused([_bad("a deal must be an object")])
+            raise _Refused([_bad("a deal must be an object", "раздача должна быть объектом")])
         get = deal.get
         result = get("result")
         if result not in RESULTS:
-            raise _Refused([_bad("result must be domino, fish or redeal")])
+            raise _Refused([_bad("result must be domino, fish or redeal",
+                                        "«result» должен быть «domino», «fish» или «redeal»")])
         by = get("by")
         if by is not None and by not in self.seat_set:
             by = self._seat(by, "by")
@@ -200,7 +201,8 @@ class Judge:
         if leader is not None and leader not in self.seat_set:
             leader = self._seat(leader, "leader")
         if result == "domino" and by is None:
-            raise _Refused([_bad("a domino needs «by», the seat that went out")])
+            raise _Refused([_bad("a domino needs «by», the seat that went out",
+                                        "для домино нужно «by» — место, которое вышло")])
         problems: list[Problem] = []
         masks: dict[str, int] = {}
         counts: dict[str, int] = {}
@@ -208,10 +210,13 @@ class Judge:
         hands = get("hands")
         if hands is not None:
             if type(hands) is not dict and not isinstance(hands, Mapping):
-                raise _Refused([_bad("hands must be an object of seat: tiles")])
+                raise _Refused([_bad("hands must be an object of seat: tiles",
+                                            "«hands» — объект «место: кости»")])
             for seat, text in hands.items():
                 if seat not in self.seat_set:
-                    raise _Refused([_bad(f"hands names seat {seat!r}, which is not in play")])
+                    raise _Refused([_bad(
+                        f"hands names seat {seat!r}, which is not in play",
+                        f"в «hands» указано место «{seat}», которого нет в игре")])
                 if text is None:
                     continue
                 hand = _read_hand(text, seen, seat, problems)
@@ -250,27 +255,36 @@ class Judge:
         raw_pips = get("pips")
         if raw_pips is not None:
             if type(raw_pips) is not dict and not isinstance(raw_pips, Mapping):
-                raise _Refused([_bad("pips must be an object of seat: number")])
+                raise _Refused([_bad("pips must be an object of seat: number",
+                                            "«pips» — объект «место: число»")])
             for seat, value in raw_pips.items():
                 if seat not in self.seat_set:
-                    raise _Refused([_bad(f"pips names seat {seat!r}, which is not in play")])
+                    raise _Refused([_bad(
+                        f"pips names seat {seat!r}, which is not in play",
+                        f"в «pips» указано место «{seat}», которого нет в игре")])
                 if value is None:
                     continue
                 if type(value) is not int:
-                    raise _Refused([_bad(f"pips of seat {seat} must be a whole number")])
+                    raise _Refused([_bad(
+                        f"pips of seat {seat} must be a whole number",
+                        f"очки места {seat} должны быть целым числом")])
                 pips[seat] = value
         declared: dict[str, int] | None = None
         raw_declared = get("declared")
         if raw_declared is not None:
             if type(raw_declared) is not dict and not isinstance(raw_declared, Mapping):
-                raise _Refused([_bad("declared must be an object of side: points")])
+                raise _Refused([_bad("declared must be an object of side: points",
+                                            "«declared» — объект «сторона: очки»")])
             declared = {}
             for side, value in raw_declared.items():
                 if type(value) is not int:
-                    raise _Refused([_bad(f"declared points of {side} must be a whole number")])
+                    raise _Refused([_bad(
+                        f"declared points of {side} must be a whole number",
+                        f"объявленные очки «{side}» должны быть целым числом")])
                 declared[str(side)] = value
         if boneyard is not None and not self.boneyard_start and boneyard:
-            raise _Refused([_bad("this game has no boneyard: all 28 tiles are dealt")])
+            raise _Refused([_bad("this game has no boneyard: all 28 tiles are dealt",
+                                        "в этой игре нет базара: розданы все 28 костей")])
         return _Record(result, by, leader, masks, counts, pips, boneyard, seen, lead_tile,
                        last_tiles, declared, get("time_up") is True)
 
@@ -278,7 +292,8 @@ class Judge:
         if value is None:
             return None
         if value not in self.seat_set:
-            raise _Refused([_bad(f"{name} must be one of {', '.join(self.seats)}")])
+            raise _Refused([_bad(f"{name} must be one of {', '.join(self.seats)}",
+                                    f"«{name}» — одно из мест {', '.join(self.seats)}")])
         return str(value)
 
     # ----------------------------------------------------------- structure
@@ -353,6 +368,7 @@ class Judge:
             if empty is not None:
                 problems.append(Problem("not_blocked", {
                     "detail": f"seat {empty} has no tiles left: that is a domino",
+                    "detail_ru": f"у места {empty} не осталось костей — это домино",
                 }, {"seat": empty}))
             elif table_known:
                 problem = self._line_problem(r, in_hands)
@@ -397,7 +413,8 @@ class Judge:
             if adj:
                 present |= 1 << v
         if not present:
-            return Problem("not_a_line", {"detail": "no tile is on the table"})
+            return Problem("not_a_line", {"detail": "no tile is on the table",
+                                           "detail_ru": "на столе нет ни одной кости"})
         # Usually one number touches all the others; only then is the search below needed.
         for adj in adjacency:
             if adj | present == adj:
@@ -414,25 +431,32 @@ class Judge:
             frontier |= new
         odd_count = odd.bit_count()
         if reach != present:
-            return Problem("not_a_line", {"detail": "the tiles fall into separate groups"})
+            return Problem("not_a_line", {
+                "detail": "the tiles fall into separate groups",
+                "detail_ru": "кости распадаются на несвязанные группы"})
         if odd_count > 2:
             numbers = ", ".join(str(v) for v in range(T.MAX_PIP + 1) if odd >> v & 1)
             return Problem("not_a_line", {
                 "detail": f"{numbers} appear an odd number of times; a line has at most two ends",
+                "detail_ru": f"{numbers} встречаются нечётное число раз, а у цепи только два конца",
             })
         if r.result != "fish":
             return None
         rules = self.rules
         if rules.draw and self.boneyard_start and r.boneyard is not None \
                 and r.boneyard.bit_count() > rules.boneyard_keep:
-            return Problem("not_blocked", {"detail": "tiles are left in the boneyard to draw"})
+            return Problem("not_blocked", {
+                "detail": "tiles are left in the boneyard to draw",
+                "detail_ru": "в базаре остались кости, их надо добирать"})
         suit = T.SUIT_MASK
         if odd_count == 2:
             a = (odd & -odd).bit_length() - 1
             b = odd.bit_length() - 1
             if in_hands & (suit[a] | suit[b]):
-                return Problem("not_blocked", {"detail": f"the ends {a} and {b} can still be "
-                                                         f"matched from a hand"})
+                return Problem("not_blocked", {
+                    "detail": f"the ends {a} and {b} can still be matched from a hand",
+                    "detail_ru": f"к концам {a} и {b} ещё можно приставить кость с руки",
+                })
             return None
         for v in range(T.MAX_PIP + 1):
             if present >> v & 1 and not in_hands & suit[v]:
@@ -440,6 +464,8 @@ class Judge:
         return Problem("not_blocked", {
             "detail": "no number is played out at both ends (with four players a fish needs all "
                       "seven tiles of the end number on the table)",
+            "detail_ru": "ни одно число не вышло полностью на обоих концах (вчетвером для «рыбы» "
+                         "все семь костей концевого числа должны быть на столе)",
         })
 
     def _lead_tile_problem(self, state: MatchState, r: _Record, in_hands: int) -> Problem | None:
@@ -520,7 +546,7 @@ class Judge:
             else:
                 next_leader = leader
             verdict = DealVerdict(n, True, [], None, values, recorded, state.eggs,
-                                  dict(state.hanging), dict(state.totals), next_leader)
+                                  state.hanging, state.totals, next_leader)
             if apply:
                 state.leader = next_leader
                 self._time(state, r)
@@ -601,11 +627,12 @@ class Judge:
         instant = None
         if self.specials:
             instant = self._instant(state, r, leader, winner, totals)
-        verdict = DealVerdict(n, True, [], winner, values, recorded, eggs, dict(hanging), totals,
+        # The verdict and the state share these dicts: a later deal copies before it changes them.
+        verdict = DealVerdict(n, True, [], winner, values, recorded, eggs, hanging, totals,
                               next_leader, eggs_claimed, discarded)
         if apply:
-            state.totals = dict(totals)
-            state.hanging = dict(hanging)
+            state.totals = totals
+            state.hanging = hanging
             state.eggs = eggs
             state.eggs_claimed += eggs_claimed
             state.leader = next_leader
@@ -690,13 +717,13 @@ def _declared_refusal(declared: Mapping[str, int], expected: dict[str, int]) -> 
 
 
 _TOKEN_BIT = T.TOKEN_BIT
-_SEPARATORS = str.maketrans({",": " ", ";": " "})
+_SEPARATORS = T.SEPARATORS
 
 
 def _bits(value: Any, where: str, problems: list[Problem]) -> list[int] | None:
     """The bit of each tile written in ``value``; a bad tile is reported and gives None."""
     if type(value) is str:
-        text = value if "," not in value and ";" not in value else value.translate(_SEPARATORS)
+        text = value if "," not in value else value.translate(_SEPARATORS)
         try:
             return [_TOKEN_BIT[token] for token in text.split()]
         except KeyError:
@@ -715,7 +742,7 @@ def _read_hand(value: Any, seen: int, where: str,
                problems: list[Problem]) -> tuple[int, int] | None:
     """``(mask, count)`` of a written hand; bad or repeated tiles are reported to ``problems``."""
     if type(value) is str:
-        if "," in value or ";" in value:
+        if "," in value:
             value = value.translate(_SEPARATORS)
         tokens = value.split()
         try:
@@ -766,8 +793,8 @@ def _order(problem: Problem) -> int:
     return _CODE_ORDER[problem.code]
 
 
-def _bad(detail: str) -> Problem:
-    return Problem("bad_deal", {"detail": detail})
+def _bad(detail: str, detail_ru: str) -> Problem:
+    return Problem("bad_deal", {"detail": detail, "detail_ru": detail_ru})
 
 
 def _tile_problem(err: T.TileError, where: str) -> Problem:

@@ -13,7 +13,7 @@ from typing import Any
 MESSAGES: dict[str, tuple[str, str]] = {
     "bad_input": ("The input cannot be read: {detail}", "Запись не читается: {detail}"),
     "bad_option": ("Bad rules option: {detail}", "Неверная настройка правил: {detail}"),
-    "bad_deal": ("The deal record is malformed: {detail}", "Запись раздачи неверна: {detail}"),
+    "bad_deal": ("The deal record is malformed: {detail}", "Запись раздачи неверна: {detail_ru}"),
     "bad_tile": (
         "Seat {seat}: cannot read tile «{tile}» (tiles are a:b with 0–6 pips)",
         "Место {seat}: не читается кость «{tile}» (кость пишется a:b, от 0 до 6 очков)",
@@ -40,11 +40,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "not_a_line": (
         "The tiles on the table cannot form one line ({detail})",
-        "Кости на столе не складываются в одну цепь ({detail})",
+        "Кости на столе не складываются в одну цепь ({detail_ru})",
     ),
     "not_blocked": (
         "A fish is declared but the line is not blocked: {detail}",
-        "Объявлена «рыба», но игра не закрыта: {detail}",
+        "Объявлена «рыба», но игра не закрыта: {detail_ru}",
     ),
     "pips_mismatch": (
         "Seat {seat}: the tiles make {actual} pips, but {pips} is written",

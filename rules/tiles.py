@@ -2,12 +2,12 @@
 
 A tile is an ``int`` from 0 to 27 (its index in ``TILES``); a set of tiles is an ``int`` bit mask.
 Both are cheap to hash and compare, which keeps the tile-level checks fast. Parsing accepts
-``a:b``, ``a-b``, ``a|b`` and ``[a|b]`` in either order, separated by spaces, commas or semicolons.
+``a:b``, ``a-b``, ``a|b`` and ``[a|b]`` in either order, separated by spaces or commas; anything
+else is ``bad_tile`` (RULES.md section 3).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 MAX_PIP = 6
@@ -46,16 +46,11 @@ for (_a, _b), _i in INDEX.items():
     for _sep in (":", "-", "|"):
         _TOKENS[f"{_a}{_sep}{_b}"] = _i
     _TOKENS[f"[{_a}|{_b}]"] = _i
-_SEPARATORS = str.maketrans({",": " ", ";": " "})
+SEPARATORS = str.maketrans({",": " "})
 #: token -> the tile's bit, for the engine's hot path.
 TOKEN_BIT: dict[str, int] = {tok: 1 << t for tok, t in _TOKENS.items()}
 #: Edge of the number graph a tile adds: bit ``7a+b`` and bit ``7b+a``.
 EDGE: tuple[int, ...] = tuple((1 << (7 * a + b)) | (1 << (7 * b + a)) for a, b in TILES)
-_LOOSE = re.compile(
-    r"\[\s*([0-9]+)\s*\|\s*([0-9]+)\s*\]|([0-9]+)\s*[:|\-]\s*([0-9]+)|[\s,;]+|([^\s,;][^\s,;\[]*)"
-)
-
-
 class TileError(ValueError):
     """A tile that cannot be read, is not in the set, or is listed twice."""
 
@@ -86,32 +81,12 @@ def parse_tile(text: str) -> int:
 
 def parse_tiles(text: str) -> list[int]:
     """All tiles of a hand, in the order written. Raises ``TileError`` on the first bad token."""
-    tokens = _TOKENS
     out: list[int] = []
-    for token in text.translate(_SEPARATORS).split():
-        found = tokens.get(token)
+    for token in text.translate(SEPARATORS).split():
+        found = _TOKENS.get(token)
         if found is None:
-            return _parse_loose(text)
+            raise TileError("bad_tile", token)
         out.append(found)
-    return out
-
-
-def _parse_loose(text: str) -> list[int]:
-    """What the fast path did not know: glued brackets, spaces around separators, bad text."""
-    out: list[int] = []
-    for m in _LOOSE.finditer(text):
-        if m.group(5) is not None:
-            raise TileError("bad_tile", m.group(5))
-        if m.group(1) is not None:
-            a_text, b_text = m.group(1), m.group(2)
-        elif m.group(3) is not None:
-            a_text, b_text = m.group(3), m.group(4)
-        else:
-            continue
-        a, b = int(a_text), int(b_text)
-        if a > MAX_PIP or b > MAX_PIP:
-            raise TileError("bad_tile", m.group(0).strip())
-        out.append(INDEX[(a, b)])
     return out
 
 
