@@ -40,7 +40,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(args.file, "rb") as fh:
                 text = fh.read()
     except OSError as err:
-        _print(unusable(RulesError("bad_input", f"cannot read {args.file}: {err}").problem))
+        _print(unusable(RulesError("bad_input", f"cannot read {args.file}: {err}",
+                                       f"не читается {args.file}: {err}").problem))
         return EXIT_UNUSABLE
 
     if not args.batch:
@@ -50,10 +51,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         matches = json.loads(text)
     except (ValueError, UnicodeDecodeError) as err:
-        _print(unusable(RulesError("bad_input", f"not JSON: {err}").problem))
+        _print(unusable(RulesError("bad_input", f"not JSON: {err}", f"это не JSON: {err}").problem))
         return EXIT_UNUSABLE
     if not isinstance(matches, list):
-        _print(unusable(RulesError("bad_input", "--batch needs a JSON list").problem))
+        _print(unusable(RulesError("bad_input", "--batch needs a JSON list",
+                                       "для --batch нужен JSON-список").problem))
         return EXIT_UNUSABLE
     results = [check(m) for m in matches]
     _print([out for out, _ in results])

@@ -25,10 +25,11 @@ def check(data: Any) -> tuple[dict[str, Any], int]:
     """Judge one match given as the contract's input object."""
     try:
         if not isinstance(data, Mapping):
-            raise RulesError("bad_input", "the input must be a JSON object")
+            raise RulesError("bad_input", "the input must be a JSON object",
+                             "на входе должен быть JSON-объект")
         deals = data.get("deals", [])
         if not isinstance(deals, list):
-            raise RulesError("bad_input", "deals must be a list")
+            raise RulesError("bad_input", "deals must be a list", "«deals» — список")
         preset = data.get("preset", "sport")
         players = data.get("players")
         rules = make_rules(preset, data.get("options"), players)
@@ -44,5 +45,6 @@ def check_text(text: str | bytes) -> tuple[dict[str, Any], int]:
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as err:
-        return unusable(RulesError("bad_input", f"not JSON: {err}").problem), EXIT_UNUSABLE
+        error = RulesError("bad_input", f"not JSON: {err}", f"это не JSON: {err}")
+        return unusable(error.problem), EXIT_UNUSABLE
     return check(data)

@@ -11,8 +11,8 @@ from typing import Any
 
 # code -> (English, Russian); placeholders are filled from the problem's ``params``.
 MESSAGES: dict[str, tuple[str, str]] = {
-    "bad_input": ("The input cannot be read: {detail}", "Запись не читается: {detail}"),
-    "bad_option": ("Bad rules option: {detail}", "Неверная настройка правил: {detail}"),
+    "bad_input": ("The input cannot be read: {detail}", "Запись не читается: {detail_ru}"),
+    "bad_option": ("Bad rules option: {detail}", "Неверная настройка правил: {detail_ru}"),
     "bad_deal": ("The deal record is malformed: {detail}", "Запись раздачи неверна: {detail_ru}"),
     "bad_tile": (
         "Seat {seat}: cannot read tile «{tile}» (tiles are a:b with 0–6 pips)",
@@ -117,9 +117,10 @@ def _show(value: Any) -> str:
 class RulesError(ValueError):
     """The input as a whole cannot be judged (``bad_input`` or ``bad_option``)."""
 
-    def __init__(self, code: str, detail: str, **extra: Any) -> None:
+    def __init__(self, code: str, detail: str, detail_ru: str | None = None,
+                 **extra: Any) -> None:
         super().__init__(detail)
-        self.problem = Problem(code, {"detail": detail}, extra)
+        self.problem = Problem(code, {"detail": detail, "detail_ru": detail_ru or detail}, extra)
 
     @property
     def code(self) -> str:

@@ -193,13 +193,14 @@ def make_rules(
 ) -> Rules:
     """The preset with ``options`` applied, cross-checked. Raises ``RulesError('bad_option')``."""
     if not isinstance(preset, str) or preset not in PRESETS:
-        raise RulesError("bad_option", f"unknown preset {preset!r}; known: {', '.join(PRESETS)}",
-                         option="preset")
+        known = ", ".join(PRESETS)
+        raise _bad_option("preset", f"unknown preset {preset!r}; known: {known}",
+                          f"нет набора правил «{preset}»; есть: {known}")
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
-        raise RulesError("bad_option", "options must be an object of knob: value",
-                         option="options")
+        raise _bad_option("options", "options must be an object of knob: value",
+                          "«options» — объект «настройка: значение»")
     changes: dict[str, Any] = {}
     for name, value in options.items():
         changes[name] = _checked(name, value)
@@ -210,29 +211,36 @@ def make_rules(
     return rules
 
 
+def _bad_option(option: str, en: str, ru: str) -> RulesError:
+    return RulesError("bad_option", en, ru, option=option)
+
+
 def _checked(name: str, value: Any) -> Any:
     knob = KNOBS.get(name)
     if knob is None:
-        raise RulesError("bad_option", f"unknown option {name!r}", option=name)
+        raise _bad_option(name, f"unknown option {name!r}", f"неизвестная настройка «{name}»")
     if value is None and knob.nullable:
         return None
     if knob.kind is bool:
         if not isinstance(value, bool):
-            raise RulesError("bad_option", f"{name} must be true or false", option=name)
+            raise _bad_option(name, f"{name} must be true or false",
+                              f"«{name}» — true или false")
         return value
     if knob.kind is int:
         if not isinstance(value, int) or isinstance(value, bool):
-            raise RulesError("bad_option", f"{name} must be a whole number", option=name)
+            raise _bad_option(name, f"{name} must be a whole number",
+                              f"«{name}» — целое число")
         if knob.low is not None and value < knob.low:
-            raise RulesError("bad_option", f"{name} must be at least {knob.low} (got {value})",
-                             option=name)
+            raise _bad_option(name, f"{name} must be at least {knob.low} (got {value})",
+                              f"«{name}» не меньше {knob.low} (указано {value})")
         if knob.high is not None and value > knob.high:
-            raise RulesError("bad_option", f"{name} must be at most {knob.high} (got {value})",
-                             option=name)
+            raise _bad_option(name, f"{name} must be at most {knob.high} (got {value})",
+                              f"«{name}» не больше {knob.high} (указано {value})")
         return value
     if not isinstance(value, str) or value not in knob.choices:
-        raise RulesError("bad_option", f"{name} must be one of {', '.join(knob.choices)}",
-                         option=name)
+        choices = ", ".join(knob.choices)
+        raise _bad_option(name, f"{name} must be one of {choices}",
+                          f"«{name}» — одно из: {choices}")
     return value
 
 
@@ -240,23 +248,25 @@ def _cross_check(rules: Rules) -> None:
     low, high = PLAYER_RANGE[rules.preset]
     if not low <= rules.players <= high:
         allowed = str(low) if low == high else f"{low}–{high}"
-        raise RulesError("bad_option",
-                         f"{rules.preset} is played by {allowed} players (got {rules.players})",
-                         option="players")
+        raise _bad_option("players",
+                          f"{rules.preset} is played by {allowed} players (got {rules.players})",
+                          f"в «{rules.preset}» играют {allowed} (указано {rules.players})")
     if rules.preset == "sport" and rules.deals % 4:
-        raise RulesError("bad_option",
-                         f"deals must be a positive multiple of 4 in sports domino "
-                         f"(got {rules.deals})", option="deals")
+        raise _bad_option("deals",
+                          f"deals must be a positive multiple of 4 in sports domino "
+                          f"(got {rules.deals})",
+                          f"в спортивном домино число раздач кратно 4 (указано {rules.deals})")
     if rules.players * rules.hand_size > 28:
-        raise RulesError("bad_option",
-                         f"{rules.players} hands of {rules.hand_size} need more than 28 tiles",
-                         option="hand_size")
+        raise _bad_option("hand_size",
+                          f"{rules.players} hands of {rules.hand_size} need more than 28 tiles",
+                          f"{rules.players} руки по {rules.hand_size} — больше 28 костей")
     if rules.first_lead.startswith("seat_") and rules.first_lead[5:] not in rules.seats:
-        raise RulesError("bad_option", f"first_lead {rules.first_lead} names a seat not in play",
-                         option="first_lead")
+        raise _bad_option("first_lead",
+                          f"first_lead {rules.first_lead} names a seat not in play",
+                          f"«first_lead» {rules.first_lead}: такого места нет в игре")
     if rules.boneyard_keep > 28 - rules.players * rules.hand_size:
-        raise RulesError("bad_option", "boneyard_keep is larger than the boneyard",
-                         option="boneyard_keep")
+        raise _bad_option("boneyard_keep", "boneyard_keep is larger than the boneyard",
+                          "«boneyard_keep» больше самого базара")
 
 
 def catalogue() -> dict[str, Any]:
