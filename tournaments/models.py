@@ -1,15 +1,20 @@
 """Tables of the tournaments app and the invariants the database enforces for them.
 
 Kept small on purpose: rounds, pairings, availability and standings snapshots come in later
-issues. ``Tournament.rules_preset`` and ``rules_options`` will be validated by the rules engine
-(``rules/``) in the service that creates or edits a tournament.
+issues. ``Tournament.rules_preset`` and ``rules_options`` are validated by the rules engine
+(``rules.make_rules``) in ``Tournament.clean``, so the admin and every form built on the model
+refuse rules the engine cannot judge.
 """
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
+
+from rules import Rules, RulesError, make_rules
 
 
 class Club(models.Model):
@@ -118,6 +123,21 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournaments:detail", args=[self.pk])
+
+    @property
+    def rules(self) -> Rules:
+        """The rules in force (raises ``rules.RulesError`` for settings the engine refuses)."""
+        return make_rules(self.rules_preset, self.rules_options)
+
+    def clean(self) -> None:
+        super().clean()
+        try:
+            self.rules  # noqa: B018 - building the rules is the check
+        except RulesError as err:
+            field = "rules_preset" if err.problem.extra.get("option") == "preset" else (
+                "rules_options")
+            lang = "ru" if get_language() == "ru" else "en"
+            raise ValidationError({field: err.problem.message(lang)}, code=err.code) from err
 
 
 class Entry(models.Model):

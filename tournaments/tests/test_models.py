@@ -1,6 +1,7 @@
 import datetime
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from tournaments.models import Entry, Tournament
@@ -62,3 +63,28 @@ def test_rules_options_round_trip_as_json() -> None:
     tournament = TournamentFactory(rules_options={"target": 125, "fish": "carry"})
     tournament.refresh_from_db()
     assert tournament.rules_options == {"target": 125, "fish": "carry"}
+
+
+def test_tournament_rules_come_from_the_engine_with_overrides() -> None:
+    tournament = TournamentFactory(rules_preset="kozel", rules_options={"target": 51})
+    rules = tournament.rules
+    assert (rules.preset, rules.target, rules.end) == ("kozel", 51, "target_loses")
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "field", "words"),
+    [
+        ("sport", {"deals": 6}, "rules_options", "кратно 4"),
+        ("sport", {"target": 0}, "rules_options", "target"),
+        ("sport", {"colour": "red"}, "rules_options", "colour"),
+        ("chess", {}, "rules_preset", "chess"),
+    ],
+)
+def test_tournament_with_rules_the_engine_refuses_does_not_validate(
+    preset: str, options: dict[str, object], field: str, words: str
+) -> None:
+    tournament = TournamentFactory.build(rules_preset=preset, rules_options=options)
+    with pytest.raises(ValidationError) as raised:
+        tournament.full_clean()
+    assert field in raised.value.message_dict
+    assert words in " ".join(raised.value.message_dict[field])
