@@ -662,7 +662,10 @@ class Judge:
                 if r.result == "domino" and winner == side:
                     return side
                 totals[side] = 0
-        if (rules.instant_doubles and winner is not None and r.result == "domino" and r.last_tiles
+        # Won «by laying» 0:0 or 6:6: the side whose player made the finishing move (going out,
+        # or the blocking move of a fish it wins) takes the match.
+        if (rules.instant_doubles and winner is not None and r.by is not None
+                and self.side_of[r.by] == winner and r.last_tiles
                 and (T.ZERO_ZERO in r.last_tiles or T.SIX_SIX in r.last_tiles)):
             return winner
         return None

@@ -324,6 +324,19 @@ def test_morskoy_out_on_zero_zero_or_six_six_wins_at_once(last: str) -> None:
     assert codes(late) == ["deal_after_end"]
 
 
+@pytest.mark.parametrize(("blocker", "instant"), [("N", True), ("E", False)])
+def test_morskoy_fish_blocked_with_six_six_wins_at_once_only_for_the_blocking_side(
+    blocker: str, instant: bool
+) -> None:
+    fish = {"result": "fish", "by": blocker, "last_tiles": "6:6",
+            "pips": {"N": 5, "E": 20, "S": 5, "W": 20}}
+    verdict = fold([fish], preset="morskoy")
+    deal = verdict.deals[0]
+    assert deal.ok and deal.winner == "NS" and deal.recorded == {"NS": 30, "EW": 0}
+    assert verdict.state.finished is instant
+    assert verdict.state.winner == ("NS" if instant else None)
+
+
 def test_morskoy_out_on_another_tile_is_no_instant_win() -> None:
     verdict = fold([domino_pips("W", {"N": 3, "E": 2, "S": 3}, last_tiles="5:5")],
                    preset="morskoy")
