@@ -332,7 +332,7 @@ def test_morskoy_fish_blocked_with_six_six_wins_at_once_only_for_the_blocking_si
             "pips": {"N": 5, "E": 20, "S": 5, "W": 20}}
     verdict = fold([fish], preset="morskoy")
     deal = verdict.deals[0]
-    assert deal.ok and deal.winner == "NS" and deal.recorded == {"NS": 30, "EW": 0}
+    assert deal.ok and deal.winner == "NS" and deal.recorded == {"NS": 40, "EW": 0}
     assert verdict.state.finished is instant
     assert verdict.state.winner == ("NS" if instant else None)
 
