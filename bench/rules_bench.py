@@ -1,10 +1,12 @@
 """How many tile-checked deals per second the rules engine judges (target: 50,000 on one core).
 
-    python bench/rules_bench.py [--matches 3000] [--preset sport] [--seed 1]
+    python bench/rules_bench.py [--matches 3000] [--preset sport] [--seed 1] [--mypyc]
 
 Simulated legal matches with every hand written as tiles are judged through the library
 (``Judge.fold``, as the web app does) and through the CLI (``python -m rules check --batch`` on one
-file holding all the matches, start-up included). Prints the figures; asserts nothing about speed.
+file holding all the matches, start-up included). ``--mypyc`` then compiles the same source with
+mypyc in a temporary folder (needs mypy and a C compiler) and measures it the same way. Prints the
+figures; asserts nothing about speed. Run it on an otherwise idle machine.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -22,10 +25,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from rules import engine as engine_module  # noqa: E402
 from rules.contract import check  # noqa: E402
 from rules.engine import Judge  # noqa: E402
 from rules.presets import make_rules  # noqa: E402
 from rules.simulate import play_match  # noqa: E402
+
+COMPILED = ["tiles.py", "errors.py", "presets.py", "engine.py", "contract.py"]
 
 
 def main() -> None:
@@ -34,7 +40,11 @@ def main() -> None:
     parser.add_argument("--preset", default="sport")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--mypyc", action="store_true",
+                        help="also measure the same source compiled with mypyc")
     args = parser.parse_args()
+    build = "compiled with mypyc" if engine_module.__file__.endswith(".so") else "pure Python"
+    print(f"rules package: {build} ({Path(engine_module.__file__).parent})")
 
     rules = make_rules(args.preset)
     rng = random.Random(args.seed)
@@ -76,6 +86,25 @@ def main() -> None:
     assert proc.returncode == 0, proc.stderr.decode()[-2000:]
     print(f"CLI check --batch:      {deals / elapsed:,.0f} deals/s "
           f"(one process, start-up, JSON in and out)")
+    if args.mypyc:
+        _measure_compiled(args)
+
+
+def _measure_compiled(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        target = Path(tmp) / "rules"
+        shutil.copytree(ROOT / "rules", target, ignore=shutil.ignore_patterns("tests", "*.so"))
+        (Path(tmp) / "bench").mkdir()
+        shutil.copy(__file__, Path(tmp) / "bench" / "rules_bench.py")
+        print("\ncompiling rules/ with mypyc …", flush=True)
+        built = subprocess.run([sys.executable, "-m", "mypyc", *(f"rules/{m}" for m in COMPILED)],
+                               cwd=tmp, capture_output=True, text=True, check=False)
+        if built.returncode:
+            print("mypyc build failed:\n" + built.stdout[-2000:] + built.stderr[-2000:])
+            return
+        subprocess.run([sys.executable, "bench/rules_bench.py", "--matches", str(args.matches),
+                        "--preset", args.preset, "--seed", str(args.seed),
+                        "--repeat", str(args.repeat)], cwd=tmp, check=True)
 
 
 if __name__ == "__main__":

@@ -13,8 +13,11 @@ from .errors import RulesError
 from .presets import catalogue
 
 
-def _print(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=1))
+def _print(obj: Any, compact: bool = False) -> None:
+    if compact:  # a batch is for programs: no indentation, which would double its size
+        sys.stdout.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")))
+    else:
+        sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=1))
     sys.stdout.write("\n")
 
 
@@ -58,5 +61,5 @@ def main(argv: Sequence[str] | None = None) -> int:
                                        "для --batch нужен JSON-список").problem))
         return EXIT_UNUSABLE
     results = [check(m) for m in matches]
-    _print([out for out, _ in results])
+    _print([out for out, _ in results], compact=True)
     return max((status for _, status in results), default=0)

@@ -18,7 +18,6 @@ from .errors import MESSAGES, Problem
 from .presets import Rules
 
 RESULTS = frozenset({"domino", "fish", "redeal"})
-_NUMBERS_ALL = (1 << (T.MAX_PIP + 1)) - 1
 _ZZ = 1 << T.ZERO_ZERO
 _SS = 1 << T.SIX_SIX
 _LADDER_FIRST = T.INDEX[(1, 1)]
@@ -407,17 +406,18 @@ class Judge:
         odd = T.mask_parity(r.off_table)
         edges = T.mask_edges(r.off_table)
         # Numbers joined on the table: every pair (a, b) whose tile is not off the table.
-        adjacency = [_NUMBERS_ALL & ~(edges >> (7 * v)) for v in range(T.MAX_PIP + 1)]
-        present = 0
-        for v, adj in enumerate(adjacency):
-            if adj:
-                present |= 1 << v
+        a0, a1, a2, a3 = 127 & ~edges, 127 & ~(edges >> 7), 127 & ~(edges >> 14), \
+            127 & ~(edges >> 21)
+        a4, a5, a6 = 127 & ~(edges >> 28), 127 & ~(edges >> 35), 127 & ~(edges >> 42)
+        adjacency = (a0, a1, a2, a3, a4, a5, a6)
+        present = ((a0 and 1) | (a1 and 2) | (a2 and 4) | (a3 and 8) | (a4 and 16)
+                   | (a5 and 32) | (a6 and 64))
         if not present:
             return Problem("not_a_line", {"detail": "no tile is on the table",
                                            "detail_ru": "на столе нет ни одной кости"})
         # Usually one number touches all the others; only then is the search below needed.
-        for adj in adjacency:
-            if adj | present == adj:
+        for v, adj in enumerate(adjacency):
+            if adj and (adj | 1 << v) & present == present:
                 reach = present
                 break
         else:
