@@ -190,14 +190,14 @@ class Judge:
             raise _Refused([_bad("a deal must be an object", "раздача должна быть объектом")])
         get = deal.get
         result = get("result")
-        if result not in RESULTS:
+        if type(result) is not str or result not in RESULTS:
             raise _Refused([_bad("result must be domino, fish or redeal",
                                         "«result» должен быть «domino», «fish» или «redeal»")])
         by = get("by")
-        if by is not None and by not in self.seat_set:
+        if by is not None and (type(by) is not str or by not in self.seat_set):
             by = self._seat(by, "by")
         leader = get("leader")
-        if leader is not None and leader not in self.seat_set:
+        if leader is not None and (type(leader) is not str or leader not in self.seat_set):
             leader = self._seat(leader, "leader")
         if result == "domino" and by is None:
             raise _Refused([_bad("a domino needs «by», the seat that went out",
@@ -290,7 +290,7 @@ class Judge:
     def _seat(self, value: Any, name: str) -> str | None:
         if value is None:
             return None
-        if value not in self.seat_set:
+        if type(value) is not str or value not in self.seat_set:
             raise _Refused([_bad(f"{name} must be one of {', '.join(self.seats)}",
                                     f"«{name}» — одно из мест {', '.join(self.seats)}")])
         return str(value)
