@@ -4,10 +4,12 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
 from accounts.api import MeView, ObtainTokenView
+from scoring.api import MatchViewSet
 from tournaments.api import TournamentViewSet
 
 router = DefaultRouter()
 router.register("tournaments", TournamentViewSet, basename="tournament")
+router.register("matches", MatchViewSet, basename="match")
 
 urlpatterns = [
     path("auth/token/", ObtainTokenView.as_view(), name="api-token"),

@@ -1,0 +1,365 @@
+"""API of score sheets: serializers parse, ``scoring.services`` decide, ``scoring.selectors`` show.
+
+    GET    /api/v1/matches/                     list (public)
+    POST   /api/v1/matches/                     create → 201
+    GET    /api/v1/matches/{id}/                the protocol (public)
+    GET    /api/v1/matches/{id}/deals/          its deals
+    POST   /api/v1/matches/{id}/deals/          one deal (contract shape) → 201, retry → same 201
+    POST   /api/v1/matches/{id}/deals/preview/  the verdict it would get, nothing stored → 200
+    PATCH  /api/v1/matches/{id}/deals/{n}/      replace the last deal's record
+    DELETE /api/v1/matches/{id}/deals/{n}/      delete the last deal
+    POST   /api/v1/matches/{id}/submit/  …/confirm/  …/corrections/
+    GET    /api/v1/matches/{id}/history/
+
+Writes take an optional ``expected_version`` (or an ``If-Match: "<version>"`` header); a stale
+one answers 409 with the current protocol under ``match``. A deal's idempotency key is the
+``Idempotency-Key`` header or its ``client_id`` field. Errors use the common format
+``{"errors": [{"code", "message", "field"}]}``; the engine's errors also name ``seat``/``tile``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+from django.http import Http404
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring import selectors, services
+from scoring.errors import Conflict, NotAllowed, ScoringError, error
+from scoring.models import SEATS, Match
+
+# --- serializers ------------------------------------------------------------------------------
+
+
+class UserRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    name = serializers.CharField()
+
+
+class DealOutSerializer(serializers.Serializer):
+    n = serializers.IntegerField()
+    client_id = serializers.UUIDField(allow_null=True)
+    record = serializers.JSONField()
+    verdict = serializers.JSONField(help_text="The engine's verdict (contract deals[] entry).")
+    match_version = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+
+
+class MatchOutSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    label = serializers.CharField()
+    table = serializers.CharField()
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    version = serializers.IntegerField()
+    rules_preset = serializers.CharField()
+    rules_options = serializers.JSONField()
+    rules = serializers.JSONField()
+    seats = serializers.JSONField(help_text='{"N": {"id", "name"} | null, …} for seats in play')
+    sides = serializers.JSONField()
+    referee = UserRefSerializer(allow_null=True)
+    deals = DealOutSerializer(many=True)
+    totals = serializers.DictField(child=serializers.IntegerField())
+    finished = serializers.BooleanField()
+    end = serializers.CharField(allow_null=True)
+    winner = serializers.CharField(allow_null=True)
+    unclaimed_eggs = serializers.IntegerField()
+    next_leader = serializers.CharField(allow_null=True)
+    has_pin = serializers.BooleanField()
+    submitted_by = UserRefSerializer(allow_null=True)
+    submitted_at = serializers.DateTimeField(allow_null=True)
+    confirmed_by = UserRefSerializer(allow_null=True)
+    confirmed_with_pin = serializers.BooleanField()
+    confirmed_at = serializers.DateTimeField(allow_null=True)
+
+
+class VersionOutSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    action = serializers.CharField()
+    user = UserRefSerializer(allow_null=True)
+    at = serializers.DateTimeField()
+    reason = serializers.CharField()
+    before = serializers.JSONField(allow_null=True)
+    after = serializers.JSONField(allow_null=True)
+    confirmed = serializers.BooleanField()
+    protocol = serializers.JSONField(allow_null=True)
+
+
+class VerdictOutSerializer(serializers.Serializer):
+    verdict = serializers.JSONField()
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    rules_preset = serializers.CharField(default="sport")
+    rules_options = serializers.DictField(required=False, default=dict)
+    players = serializers.IntegerField(required=False, allow_null=True, default=None)
+    seats = serializers.DictField(
+        child=serializers.IntegerField(allow_null=True), required=False, default=dict
+    )
+    referee = serializers.PrimaryKeyRelatedField(
+        queryset=get_user_model().objects.all(), required=False, allow_null=True, default=None
+    )
+    label = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+    table = serializers.CharField(required=False, allow_blank=True, default="", max_length=50)
+    confirm_pin = serializers.CharField(required=False, allow_blank=True, write_only=True)
+
+
+class DealInSerializer(serializers.Serializer):
+    """One deal in the contract's shape (RULES.md section 13); the engine judges the rest."""
+
+    result = serializers.CharField(help_text="domino, fish or redeal")
+    by = serializers.CharField(required=False, allow_null=True)
+    leader = serializers.CharField(required=False, allow_null=True)
+    hands = serializers.JSONField(required=False)
+    pips = serializers.JSONField(required=False)
+    lead_tile = serializers.JSONField(required=False)
+    last_tiles = serializers.JSONField(required=False)
+    boneyard = serializers.JSONField(required=False)
+    declared = serializers.JSONField(required=False)
+    time_up = serializers.BooleanField(required=False)
+    client_id = serializers.UUIDField(required=False, allow_null=True)
+    expected_version = serializers.IntegerField(required=False, allow_null=True)
+
+
+class VersionInSerializer(serializers.Serializer):
+    expected_version = serializers.IntegerField(required=False, allow_null=True)
+
+
+class SubmitInSerializer(VersionInSerializer):
+    confirm_pin = serializers.CharField(required=False, allow_blank=True, write_only=True)
+
+
+class ConfirmInSerializer(serializers.Serializer):
+    pin = serializers.CharField(required=False, allow_blank=True, write_only=True)
+
+
+class CorrectionInSerializer(VersionInSerializer):
+    deals = serializers.ListField(child=serializers.DictField(), allow_empty=False)
+    reason = serializers.CharField(allow_blank=True)
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+_ERRORS = {400: OpenApiTypes.OBJECT, 403: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT}
+_WRITE_ERRORS = {**_ERRORS, 409: OpenApiTypes.OBJECT}
+
+
+def _scoring_answer(exc: ScoringError) -> Response:
+    body: dict[str, Any] = {"errors": exc.errors}
+    if isinstance(exc, Conflict) and exc.match is not None:
+        body["match"] = selectors.match_data(selectors.get_match(exc.match.pk))
+    return Response(body, status=exc.status)
+
+
+def _expected_version(request: Request, data: dict[str, Any]) -> int | None:
+    if data.get("expected_version") is not None:
+        return int(data["expected_version"])
+    header = request.headers.get("If-Match", "").strip().strip('W/"').strip('"')
+    if not header:
+        return None
+    if not header.isdigit():
+        raise ScoringError.one(
+            "bad_version", _("If-Match must be the protocol's version number."), "If-Match"
+        )
+    return int(header)
+
+
+def _deal_body(request: Request) -> dict[str, Any]:
+    """The request body as the raw deal: the engine, not a serializer, judges its contents."""
+    if not isinstance(request.data, dict):
+        raise ScoringError.one("bad_deal", _("A deal must be an object."), "deal")
+    return dict(request.data)
+
+
+# --- viewset ----------------------------------------------------------------------------------
+
+
+class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Score sheets: everyone reads; referees write their match; the desk confirms and corrects."""
+
+    serializer_class = MatchOutSerializer
+    lookup_value_regex = r"\d+"
+
+    def get_queryset(self) -> QuerySet[Match]:
+        return selectors.matches()
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.get_queryset())
+        if page is None:
+            return Response([selectors.match_data(m) for m in self.get_queryset()])
+        return self.get_paginated_response([selectors.match_data(m) for m in page])
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return Response(selectors.match_data(self.get_object()))
+
+    def _run(self, call: Callable[[], Response]) -> Response:
+        try:
+            return call()
+        except ScoringError as exc:
+            return _scoring_answer(exc)
+        except Match.DoesNotExist as exc:
+            raise Http404 from exc
+
+    def _pk(self) -> int:
+        return int(self.kwargs["pk"])
+
+    def _protocol(self, status_code: int = 200) -> Response:
+        return Response(selectors.match_data(selectors.get_match(self._pk())), status=status_code)
+
+    @extend_schema(request=MatchCreateSerializer, responses={201: MatchOutSerializer, **_ERRORS})
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        form = MatchCreateSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        for seat in data["seats"]:
+            if seat not in SEATS:
+                return Response(
+                    {
+                        "errors": [
+                            error(
+                                "bad_seat",
+                                _("Unknown seat %(seat)s.") % {"seat": seat},
+                                f"seats.{seat}",
+                            )
+                        ]
+                    },
+                    status=400,
+                )
+
+        def call() -> Response:
+            match = services.create_match(user=request.user, **data)
+            return Response(selectors.match_data(selectors.get_match(match.pk)), status=201)
+
+        return self._run(call)
+
+    @extend_schema(
+        methods=["GET"], request=None, responses={200: DealOutSerializer(many=True), **_ERRORS}
+    )
+    @extend_schema(
+        methods=["POST"],
+        request=DealInSerializer,
+        responses={201: DealOutSerializer, **_WRITE_ERRORS},
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)],
+    )
+    @action(detail=True, methods=["get", "post"], url_path="deals")
+    def deals(self, request: Request, pk: str) -> Response:
+        if request.method == "GET":
+            return Response([selectors.deal_data(d) for d in self.get_object().deals.all()])
+
+        def call() -> Response:
+            body = _deal_body(request)
+            key = request.headers.get("Idempotency-Key") or body.get("client_id")
+            recorded = services.record_deal(
+                self._pk(), body, request.user, client_id=key,
+                expected_version=_expected_version(request, body),
+            )  # fmt: skip
+            return Response(selectors.deal_data(recorded.deal), status=status.HTTP_201_CREATED)
+
+        return self._run(call)
+
+    @extend_schema(request=DealInSerializer, responses={200: VerdictOutSerializer, **_ERRORS})
+    @action(detail=True, methods=["post"], url_path="deals/preview")
+    def preview(self, request: Request, pk: str) -> Response:
+        def call() -> Response:
+            self._require_writer()
+            verdict = services.preview_deal(self._pk(), _deal_body(request))
+            return Response({"verdict": verdict.to_dict()})
+
+        return self._run(call)
+
+    def _require_writer(self) -> None:
+        match = Match.objects.get(pk=self._pk())
+        if not services.can_write(self.request.user, match):
+            raise NotAllowed.one(
+                "not_referee", _("Only the match's referee or the chief referee may change it.")
+            )
+
+    @extend_schema(
+        methods=["PATCH"],
+        request=DealInSerializer,
+        responses={200: DealOutSerializer, **_WRITE_ERRORS},
+    )
+    @extend_schema(
+        methods=["DELETE"], request=None, responses={200: MatchOutSerializer, **_WRITE_ERRORS}
+    )
+    @action(detail=True, methods=["patch", "delete"], url_path=r"deals/(?P<n>\d+)")
+    def last_deal(self, request: Request, pk: str, n: str) -> Response:
+        def call() -> Response:
+            if request.method == "DELETE":
+                data = request.data if isinstance(request.data, dict) else {}
+                services.delete_last_deal(
+                    self._pk(), request.user, n=int(n),
+                    expected_version=_expected_version(request, data),
+                )  # fmt: skip
+                return self._protocol()
+            body = _deal_body(request)
+            deal = services.amend_last_deal(
+                self._pk(), body, request.user, n=int(n),
+                expected_version=_expected_version(request, body),
+            )  # fmt: skip
+            return Response(selectors.deal_data(deal))
+
+        return self._run(call)
+
+    @extend_schema(request=SubmitInSerializer, responses={200: MatchOutSerializer, **_WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def submit(self, request: Request, pk: str) -> Response:
+        form = SubmitInSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+
+        def call() -> Response:
+            services.submit(
+                self._pk(), request.user,
+                expected_version=_expected_version(request, form.validated_data),
+                confirm_pin=form.validated_data.get("confirm_pin") or None,
+            )  # fmt: skip
+            return self._protocol()
+
+        return self._run(call)
+
+    @extend_schema(
+        request=ConfirmInSerializer, responses={200: MatchOutSerializer, **_WRITE_ERRORS}
+    )
+    @action(detail=True, methods=["post"])
+    def confirm(self, request: Request, pk: str) -> Response:
+        form = ConfirmInSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+
+        def call() -> Response:
+            services.confirm(self._pk(), request.user, pin=form.validated_data.get("pin") or None)
+            return self._protocol()
+
+        return self._run(call)
+
+    @extend_schema(
+        request=CorrectionInSerializer, responses={200: MatchOutSerializer, **_WRITE_ERRORS}
+    )
+    @action(detail=True, methods=["post"])
+    def corrections(self, request: Request, pk: str) -> Response:
+        form = CorrectionInSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+
+        def call() -> Response:
+            services.correct(
+                self._pk(), request.user, data["deals"], data["reason"],
+                expected_version=_expected_version(request, data),
+            )  # fmt: skip
+            return self._protocol()
+
+        return self._run(call)
+
+    @extend_schema(request=None, responses={200: VersionOutSerializer(many=True), **_ERRORS})
+    @action(detail=True, methods=["get"])
+    def history(self, request: Request, pk: str) -> Response:
+        match = self.get_object()
+        return Response([selectors.version_data(row) for row in selectors.history(match.pk)])

@@ -1,0 +1,107 @@
+"""Read queries of the scoring app for views, the API and exports; each a bounded query count.
+
+    matches() -> QuerySet[Match]                 seats, referee and deals loaded (3 queries)
+    get_match(match_id) -> Match                 the same for one match (Match.DoesNotExist)
+    match_data(match) -> dict                    the protocol as the API and pages show it:
+        seats, status, version, deals with verdicts, totals, finished, end, winner as in the
+        rules contract (RULES.md section 13), the expected leader of the next deal
+    deal_data(deal) -> dict                      one stored deal (n, client_id, record, verdict)
+    history(match_id) -> QuerySet[MatchVersion]  every change, oldest first, with its user
+    sides(match) -> dict[str, list[str]]         side → seats ("NS": ["N", "S"] …)
+
+Nothing here writes; ``scoring.services`` does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from scoring.models import Deal, Match, MatchVersion
+
+
+def matches() -> QuerySet[Match]:
+    return Match.objects.select_related(
+        "seat_n", "seat_e", "seat_s", "seat_w", "referee", "submitted_by", "confirmed_by"
+    ).prefetch_related(Prefetch("deals", queryset=Deal.objects.order_by("n")))
+
+
+def get_match(match_id: int) -> Match:
+    return matches().get(pk=match_id)
+
+
+def history(match_id: int) -> QuerySet[MatchVersion]:
+    return MatchVersion.objects.filter(match_id=match_id).select_related("user").order_by("version")
+
+
+def sides(match: Match) -> dict[str, list[str]]:
+    rules = match.get_rules()
+    if rules.partnership:
+        return {"NS": ["N", "S"], "EW": ["E", "W"]}
+    return {seat: [seat] for seat in rules.seats}
+
+
+def _user(user: Any) -> dict[str, Any] | None:
+    if user is None:
+        return None
+    return {"id": user.pk, "username": user.get_username(), "name": user.get_full_name()}
+
+
+def deal_data(deal: Deal) -> dict[str, Any]:
+    return {
+        "n": deal.n,
+        "client_id": str(deal.client_id) if deal.client_id else None,
+        "record": deal.record,
+        "verdict": deal.verdict,
+        "match_version": deal.match_version,
+        "created_at": deal.created_at.isoformat(),
+    }
+
+
+def match_data(match: Match) -> dict[str, Any]:
+    rules = match.get_rules()
+    seats: dict[str, Any] = {}
+    for seat in rules.seats:
+        player = getattr(match, f"seat_{seat.lower()}")
+        seats[seat] = None if player is None else {"id": player.pk, "name": str(player)}
+    return {
+        "id": match.pk,
+        "label": match.label,
+        "table": match.table,
+        "status": match.status,
+        "version": match.version,
+        "rules_preset": match.rules_preset,
+        "rules_options": match.rules_options,
+        "rules": match.rules,
+        "seats": seats,
+        "sides": sides(match),
+        "referee": _user(match.referee),
+        "deals": [deal_data(deal) for deal in match.deals.all()],
+        "totals": match.totals,
+        "finished": match.finished,
+        "end": match.end or None,
+        "winner": match.winner or None,
+        "unclaimed_eggs": match.unclaimed_eggs,
+        "next_leader": match.next_leader or None,
+        "has_pin": bool(match.confirm_pin),
+        "submitted_by": _user(match.submitted_by),
+        "submitted_at": match.submitted_at.isoformat() if match.submitted_at else None,
+        "confirmed_by": _user(match.confirmed_by),
+        "confirmed_with_pin": match.confirmed_with_pin,
+        "confirmed_at": match.confirmed_at.isoformat() if match.confirmed_at else None,
+    }
+
+
+def version_data(row: MatchVersion) -> dict[str, Any]:
+    return {
+        "version": row.version,
+        "action": row.action,
+        "user": _user(row.user),
+        "at": row.at.isoformat(),
+        "reason": row.reason,
+        "before": row.before,
+        "after": row.after,
+        "confirmed": row.confirmed,
+        "protocol": row.protocol,
+    }

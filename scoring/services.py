@@ -1,0 +1,583 @@
+"""Operations on a match's protocol. Each is one transaction with the match row locked.
+
+Every change is judged by ``rules`` and leaves the match's cached totals equal to the engine's
+fold of the stored deals, bumps ``Match.version`` and writes one ``MatchVersion`` history row.
+Views, the API, the admin and the tournaments app call these and nothing else to write.
+
+    create_match(*, user, rules_preset="sport", rules_options=None, players=None,
+                 seats=None, referee=None, label="", table="", confirm_pin=None) -> Match
+        seats: {"N": Player | player id | None, …}; referee: a user or None.
+    record_deal(match_id, deal, user, client_id=None, expected_version=None) -> RecordedDeal
+        a retry with the same client_id returns the stored deal (``created`` False).
+    preview_deal(match_id, deal) -> DealVerdict        what would be written; nothing stored
+    amend_last_deal(match_id, deal, user, n=None, expected_version=None) -> Deal
+    delete_last_deal(match_id, user, n=None, expected_version=None) -> Match
+    submit(match_id, user, expected_version=None, confirm_pin=None) -> Match
+    confirm(match_id, user, pin=None) -> Match
+    correct(match_id, user, deals, reason, expected_version=None) -> Match
+
+Refusals raise ``scoring.errors``: ``DealRefused`` (400, the engine's codes), ``ScoringError``
+(400), ``NotAllowed`` (403), ``Conflict`` (409, with the current match); a missing match raises
+``Match.DoesNotExist``. Who may do what is decided here (``can_write``, ``can_confirm`` …), so
+every caller enforces the same permissions.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.roles import CHIEF_REFEREE, ORGANISER, REFEREE, has_role
+from rules import DealVerdict, Judge, MatchState, RulesError, make_rules
+from scoring.errors import (
+    Conflict,
+    DealRefused,
+    NotAllowed,
+    ScoringError,
+    error,
+    problem_item,
+)
+from scoring.models import SEATS, Deal, Match, MatchVersion
+
+User = AbstractBaseUser | AnonymousUser
+
+MAX_PIN_FAILURES = 5
+PIN_PATTERN = re.compile(r"^\d{4,8}$")
+EDITABLE = (Match.Status.DRAFT, Match.Status.IN_PLAY)
+
+
+@dataclass(frozen=True)
+class RecordedDeal:
+    deal: Deal
+    created: bool
+
+
+# --- permissions ------------------------------------------------------------------------------
+
+
+def is_desk(user: User) -> bool:
+    """Chief referees and organisers: they may write, confirm and oversee any match."""
+    return has_role(user, CHIEF_REFEREE) or has_role(user, ORGANISER)
+
+
+def can_create(user: User) -> bool:
+    return is_desk(user) or has_role(user, REFEREE)
+
+
+def can_write(user: User, match: Match) -> bool:
+    """Record, amend, delete deals and submit: the assigned referee, or the desk."""
+    if not user.is_authenticated or not user.is_active:
+        return False
+    return match.referee_id == user.pk or is_desk(user)
+
+
+def can_correct(user: User) -> bool:
+    return has_role(user, CHIEF_REFEREE)
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _lock(match_id: int) -> Match:
+    return Match.objects.select_for_update().get(pk=match_id)
+
+
+def _judge(match: Match) -> Judge:
+    return Judge(match.get_rules())
+
+
+def _records(match: Match, upto: int | None = None) -> list[dict[str, Any]]:
+    queryset = match.deals.order_by("n")
+    if upto is not None:
+        queryset = queryset.filter(n__lte=upto)
+    return [deal.record for deal in queryset]
+
+
+def _state_after(judge: Judge, records: Sequence[Any]) -> MatchState:
+    state = judge.start()
+    for record in records:
+        judge.judge(state, record)
+    return state
+
+
+def _apply_state(match: Match, state: MatchState) -> None:
+    match.totals = dict(state.totals)
+    match.finished = state.finished
+    match.end = state.end or ""
+    match.winner = state.winner or ""
+    match.unclaimed_eggs = state.eggs
+    match.next_leader = state.leader or ""
+
+
+def _check_version(match: Match, expected_version: int | None) -> None:
+    if expected_version is not None and expected_version != match.version:
+        raise Conflict(
+            [error("stale_version",
+                   _("The protocol was changed on another device (version %(current)s, "
+                     "you had %(yours)s). Reload it and try again.")
+                   % {"current": match.version, "yours": expected_version},
+                   "expected_version")],
+            match,
+        )  # fmt: skip
+
+
+def _require_editable(match: Match) -> None:
+    if match.status not in EDITABLE:
+        raise Conflict(
+            [error("not_editable",
+                   _("The protocol has been submitted; deals can no longer be changed."))],
+            match,
+        )  # fmt: skip
+
+
+def _require_writer(user: User, match: Match) -> None:
+    if not can_write(user, match):
+        raise NotAllowed.one(
+            "not_referee", _("Only the match's referee or the chief referee may change it.")
+        )
+
+
+def _refused(verdict: DealVerdict, prefix: str | None = None) -> DealRefused:
+    return DealRefused([problem_item(p, prefix) for p in verdict.errors])
+
+
+def _clean_record(deal: Any) -> dict[str, Any]:
+    if not isinstance(deal, Mapping):
+        raise DealRefused.one("bad_deal", _("A deal must be an object."), "deal")
+    return {k: v for k, v in deal.items() if k not in ("client_id", "expected_version")}
+
+
+def _deal_json(deal: Deal | None) -> dict[str, Any] | None:
+    if deal is None:
+        return None
+    return {"n": deal.n, "record": deal.record, "verdict": deal.verdict}
+
+
+def _protocol(match: Match) -> dict[str, Any]:
+    return {
+        "deals": _records(match),
+        "totals": match.totals,
+        "finished": match.finished,
+        "end": match.end or None,
+        "winner": match.winner or None,
+    }
+
+
+def _log(
+    match: Match,
+    user: User,
+    action: str,
+    before: Any = None,
+    after: Any = None,
+    reason: str = "",
+    protocol: Any = None,
+    confirmed: bool = False,
+) -> MatchVersion:
+    """Bump the version, save the match and write its history row."""
+    match.version += 1
+    match.save()
+    return _history_row(match, user, action, before, after, reason, protocol, confirmed)
+
+
+def _history_row(
+    match: Match,
+    user: User,
+    action: str,
+    before: Any,
+    after: Any,
+    reason: str = "",
+    protocol: Any = None,
+    confirmed: bool = False,
+) -> MatchVersion:
+    return MatchVersion.objects.create(
+        match=match,
+        version=match.version,
+        action=action,
+        user=user if user.is_authenticated else None,
+        before=before,
+        after=after,
+        reason=reason,
+        protocol=protocol,
+        confirmed=confirmed,
+    )
+
+
+def _valid_pin(pin: str | None) -> str:
+    if pin is None or not PIN_PATTERN.match(str(pin)):
+        raise ScoringError.one("bad_pin", _("The PIN must be 4 to 8 digits."), "confirm_pin")
+    return str(pin)
+
+
+def _parse_client_id(client_id: Any) -> uuid.UUID | None:
+    if client_id in (None, ""):
+        return None
+    try:
+        return client_id if isinstance(client_id, uuid.UUID) else uuid.UUID(str(client_id))
+    except ValueError as err:
+        raise ScoringError.one(
+            "bad_client_id", _("The client id must be a UUID."), "client_id"
+        ) from err
+
+
+# --- services ---------------------------------------------------------------------------------
+
+
+def create_match(
+    *,
+    user: User,
+    rules_preset: str = "sport",
+    rules_options: Mapping[str, Any] | None = None,
+    players: int | None = None,
+    seats: Mapping[str, Any] | None = None,
+    referee: AbstractBaseUser | None = None,
+    label: str = "",
+    table: str = "",
+    confirm_pin: str | None = None,
+) -> Match:
+    """A new match in ``draft`` with the rules resolved and copied in.
+
+    A referee who creates a match referees it (and cannot assign someone else); the desk may
+    assign any referee. Seats not in play must be empty; one player cannot sit twice.
+    """
+    if not can_create(user):
+        raise NotAllowed.one("not_allowed", _("Only referees and organisers create matches."))
+    options = dict(rules_options or {})
+    try:
+        rules = make_rules(rules_preset, options, players)
+    except RulesError as err:
+        field = "rules_preset" if err.problem.extra.get("option") == "preset" else "rules_options"
+        raise ScoringError([problem_item(err.problem) | {"field": field}]) from err
+    if not is_desk(user):
+        if referee is not None and referee.pk != user.pk:
+            raise NotAllowed.one(
+                "not_allowed", _("Only the chief referee assigns another referee."), "referee"
+            )
+        referee = user  # type: ignore[assignment]
+    seat_ids: dict[str, int | None] = {}
+    for seat, value in (seats or {}).items():
+        if seat not in SEATS:
+            raise ScoringError.one("bad_seat", _("Unknown seat %(seat)s.") % {"seat": seat},
+                                   f"seats.{seat}")  # fmt: skip
+        player_id = getattr(value, "pk", value)
+        if player_id is None:
+            continue
+        if seat not in rules.seats:
+            raise ScoringError.one(
+                "seat_not_in_play",
+                _("Seat %(seat)s is not in play with %(n)s players.")
+                % {"seat": seat, "n": rules.players},
+                f"seats.{seat}",
+            )
+        if player_id in seat_ids.values():
+            raise ScoringError.one(
+                "duplicate_player", _("A player cannot take two seats."), f"seats.{seat}"
+            )
+        seat_ids[seat] = int(player_id)
+    # The seats' foreign keys are the only link to another app; no import of its models.
+    player_model = Match._meta.get_field("seat_n").related_model
+    known = player_model._default_manager.filter(pk__in=seat_ids.values())
+    found = set(known.values_list("pk", flat=True))
+    for seat, player_id in seat_ids.items():
+        if player_id not in found:
+            raise ScoringError.one("unknown_player", _("No such player."), f"seats.{seat}")
+    pin_hash = make_password(_valid_pin(confirm_pin)) if confirm_pin else ""
+    stored = rules.to_dict()
+    with transaction.atomic():
+        match = Match(
+            label=label,
+            table=table,
+            rules_preset=rules.preset,
+            rules_options=options,
+            rules=stored,
+            referee=referee,
+            confirm_pin=pin_hash,
+            created_by=user if user.is_authenticated else None,
+            **{f"seat_{seat.lower()}_id": pid for seat, pid in seat_ids.items()},
+        )
+        _apply_state(match, Judge(rules).start())
+        match.save()
+        _history_row(match, user, MatchVersion.Action.CREATE, None, _summary(match))
+    return match
+
+
+def _summary(match: Match) -> dict[str, Any]:
+    return {
+        "label": match.label,
+        "table": match.table,
+        "seats": match.seat_player_ids(),
+        "referee": match.referee_id,
+        "rules": match.rules,
+        "status": match.status,
+    }
+
+
+def preview_deal(match_id: int, deal: Any) -> DealVerdict:
+    """The verdict ``deal`` would get as the match's next deal. Writes nothing."""
+    match = Match.objects.get(pk=match_id)
+    judge = _judge(match)
+    state = _state_after(judge, _records(match))
+    return judge.judge(state, _clean_record(deal), apply=False)
+
+
+def record_deal(
+    match_id: int,
+    deal: Any,
+    user: User,
+    client_id: Any = None,
+    expected_version: int | None = None,
+) -> RecordedDeal:
+    """Judge ``deal`` as the next deal and store it when legal; refused deals store nothing."""
+    key = _parse_client_id(client_id)
+    record = _clean_record(deal)
+    with transaction.atomic():
+        match = _lock(match_id)
+        _require_writer(user, match)
+        if key is not None:
+            stored = match.deals.filter(client_id=key).first()
+            if stored is not None:  # a retry: the same answer, nothing new
+                return RecordedDeal(stored, created=False)
+        _check_version(match, expected_version)
+        _require_editable(match)
+        judge = _judge(match)
+        records = _records(match)
+        state = _state_after(judge, records)
+        verdict = judge.judge(state, record)
+        if not verdict.ok:
+            raise _refused(verdict)
+        _apply_state(match, state)
+        if match.status == Match.Status.DRAFT:
+            match.status = Match.Status.IN_PLAY
+        match.version += 1
+        match.save()
+        stored = Deal.objects.create(
+            match=match,
+            n=len(records) + 1,
+            record=record,
+            verdict=verdict.to_dict(),
+            client_id=key,
+            match_version=match.version,
+            created_by=user if user.is_authenticated else None,
+        )
+        _history_row(match, user, MatchVersion.Action.RECORD_DEAL, None, _deal_json(stored))
+    return RecordedDeal(stored, created=True)
+
+
+def _last_deal(match: Match, n: int | None) -> Deal:
+    last = match.deals.order_by("-n").first()
+    if last is None:
+        raise ScoringError.one("no_deals", _("The protocol has no deals yet."))
+    if n is not None and n != last.n:
+        raise ScoringError.one(
+            "not_last_deal", _("Only the last deal (%(n)s) can be changed.") % {"n": last.n}, "n"
+        )
+    return last
+
+
+def amend_last_deal(
+    match_id: int,
+    deal: Any,
+    user: User,
+    n: int | None = None,
+    expected_version: int | None = None,
+) -> Deal:
+    """Replace the last deal's record (``n``, when given, must be the last) before submission."""
+    record = _clean_record(deal)
+    with transaction.atomic():
+        match = _lock(match_id)
+        _require_writer(user, match)
+        _check_version(match, expected_version)
+        _require_editable(match)
+        last = _last_deal(match, n)
+        before = _deal_json(last)
+        judge = _judge(match)
+        state = _state_after(judge, _records(match, upto=last.n - 1))
+        verdict = judge.judge(state, record)
+        if not verdict.ok:
+            raise _refused(verdict)
+        _apply_state(match, state)
+        match.version += 1
+        match.save()
+        last.record = record
+        last.verdict = verdict.to_dict()
+        last.match_version = match.version
+        last.save(update_fields=["record", "verdict", "match_version"])
+        _history_row(match, user, MatchVersion.Action.AMEND_DEAL, before, _deal_json(last))
+    return last
+
+
+def delete_last_deal(
+    match_id: int, user: User, n: int | None = None, expected_version: int | None = None
+) -> Match:
+    """Remove the last deal before submission; with no deals left the match is a draft again."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        _require_writer(user, match)
+        _check_version(match, expected_version)
+        _require_editable(match)
+        last = _last_deal(match, n)
+        before = _deal_json(last)
+        last.delete()
+        records = _records(match)
+        _apply_state(match, _state_after(_judge(match), records))
+        if not records:
+            match.status = Match.Status.DRAFT
+        _log(match, user, MatchVersion.Action.DELETE_DEAL, before, None)
+    return match
+
+
+def submit(
+    match_id: int, user: User, expected_version: int | None = None, confirm_pin: str | None = None
+) -> Match:
+    """Hand in a finished protocol for confirmation; ``confirm_pin`` sets the captain's PIN."""
+    with transaction.atomic():
+        match = _lock(match_id)
+        _require_writer(user, match)
+        _check_version(match, expected_version)
+        _require_editable(match)
+        if not match.finished:
+            raise ScoringError.one(
+                "not_finished",
+                _("The match is not over yet; record the remaining deals (or time) first."),
+            )
+        if confirm_pin:
+            match.confirm_pin = make_password(_valid_pin(confirm_pin))
+            match.pin_failures = 0
+        before = {"status": match.status}
+        match.status = Match.Status.SUBMITTED
+        match.submitted_by = user if user.is_authenticated else None  # type: ignore[assignment]
+        match.submitted_at = timezone.now()
+        _log(match, user, MatchVersion.Action.SUBMIT, before, {"status": match.status})
+    return match
+
+
+def confirm(match_id: int, user: User, pin: str | None = None) -> Match:
+    """Confirm a submitted protocol: the desk (not the submitter) or the opposing captain's PIN.
+
+    Without a PIN the user must be a chief referee or organiser and not the one who submitted.
+    With a PIN the confirmation is the captain's, typed on whatever device is at hand (often the
+    referee's phone); after ``MAX_PIN_FAILURES`` wrong PINs only the desk can confirm.
+    """
+    wrong_pin = False
+    with transaction.atomic():
+        match = _lock(match_id)
+        if match.status != Match.Status.SUBMITTED:
+            raise Conflict(
+                [error("not_submitted", _("Only a submitted protocol can be confirmed."))], match
+            )
+        if not user.is_authenticated:
+            raise NotAllowed.one("not_allowed", _("Sign in to confirm a protocol."))
+        if pin:
+            if not match.confirm_pin or match.pin_failures >= MAX_PIN_FAILURES:
+                raise NotAllowed.one(
+                    "pin_unavailable",
+                    _("Confirmation by PIN is not available for this match; ask the chief "
+                      "referee."),
+                    "pin",
+                )  # fmt: skip
+            if not check_password(str(pin), match.confirm_pin):
+                match.pin_failures += 1
+                match.save(update_fields=["pin_failures"])
+                wrong_pin = True
+        else:
+            if match.submitted_by_id == user.pk:
+                raise NotAllowed.one(
+                    "submitter_cannot_confirm",
+                    _("The protocol must be confirmed by someone other than who submitted it."),
+                )
+            if not is_desk(user):
+                raise NotAllowed.one(
+                    "not_allowed",
+                    _("Only the chief referee, an organiser or the opposing captain with the "
+                      "PIN may confirm."),
+                )  # fmt: skip
+        if not wrong_pin:
+            match.status = Match.Status.CONFIRMED
+            match.confirmed_by = user  # type: ignore[assignment]
+            match.confirmed_with_pin = bool(pin)
+            match.confirmed_at = timezone.now()
+            match.version += 1
+            match.save()
+            _history_row(
+                match, user, MatchVersion.Action.CONFIRM,
+                {"status": Match.Status.SUBMITTED},
+                {"status": match.status, "with_pin": bool(pin)},
+                protocol=_protocol(match), confirmed=True,
+            )  # fmt: skip
+    # Outside the transaction, so that the failed attempt stays counted.
+    if wrong_pin:
+        raise NotAllowed.one("wrong_pin", _("Wrong PIN."), "pin")
+    return match
+
+
+def correct(
+    match_id: int,
+    user: User,
+    deals: Sequence[Any],
+    reason: str,
+    expected_version: int | None = None,
+) -> Match:
+    """Replace a confirmed protocol's deals (chief referee only, with a reason).
+
+    Every deal must be legal; the previous confirmed version stays in the history with its
+    protocol, and the new one becomes the confirmed version.
+    """
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        match = _lock(match_id)
+        if not can_correct(user):
+            raise NotAllowed.one(
+                "not_chief_referee", _("Only the chief referee may correct a protocol.")
+            )
+        _check_version(match, expected_version)
+        if match.status != Match.Status.CONFIRMED:
+            raise Conflict(
+                [error("not_confirmed", _("Only a confirmed protocol is corrected; this one "
+                                          "can still be edited or confirmed."))],
+                match,
+            )  # fmt: skip
+        if not reason:
+            raise ScoringError.one(
+                "reason_required", _("Say why the protocol is corrected."), "reason"
+            )
+        if not isinstance(deals, Sequence) or isinstance(deals, str | bytes) or not deals:
+            raise ScoringError.one("bad_deals", _("Give the corrected list of deals."), "deals")
+        records = [_clean_record(d) for d in deals]
+        judge = _judge(match)
+        state = judge.start()
+        verdicts = [judge.judge(state, record) for record in records]
+        problems = [problem_item(p, f"deals.{i}") for i, v in enumerate(verdicts) for p in v.errors]
+        if problems:
+            raise DealRefused(problems)
+        before = _protocol(match)
+        previous = MatchVersion.objects.filter(match=match, confirmed=True)
+        previous.update(confirmed=False)
+        match.deals.all().delete()
+        _apply_state(match, state)
+        match.version += 1
+        match.save()
+        Deal.objects.bulk_create(
+            Deal(
+                match=match,
+                n=i,
+                record=record,
+                verdict=verdict.to_dict(),
+                match_version=match.version,
+                created_by=user if user.is_authenticated else None,
+            )
+            for i, (record, verdict) in enumerate(zip(records, verdicts, strict=True), start=1)
+        )
+        after = _protocol(match)
+        _history_row(
+            match, user, MatchVersion.Action.CORRECT, before, after, reason,
+            protocol=after, confirmed=True,
+        )  # fmt: skip
+    return match
