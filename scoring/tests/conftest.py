@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.utils import translation
 
 from accounts import roles
 from scoring import services
 from scoring.models import Match
 from scoring.tests.helpers import make_player, make_user, sport_deals
+
+
+@pytest.fixture(autouse=True)
+def _default_language_after_each_test() -> Iterator[None]:
+    # A request with the language cookie leaves its language active in the thread.
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture

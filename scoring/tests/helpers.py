@@ -23,7 +23,7 @@ def sport_deals() -> list[dict[str, Any]]:
 def make_user(username: str, *groups: str) -> User:
     user = User.objects.create_user(username, password="s3cret-pass", first_name=username)
     for name in groups:
-        user.groups.add(Group.objects.get(name=name))
+        user.groups.add(Group.objects.get_or_create(name=name)[0])
     return user
 
 
