@@ -57,7 +57,7 @@ def pips_deal(by: str) -> dict[str, Any]:
     return {"result": "domino", "by": by, "pips": dict(zip(others, (10, 5, 3), strict=True))}
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_deals_added_at_once_are_each_stored_once_in_order(setup):
     match, referee = setup
     records = [pips_deal(by) for by in "NESWNE"]
@@ -76,7 +76,7 @@ def test_deals_added_at_once_are_each_stored_once_in_order(setup):
     assert list(m.history.values_list("version", flat=True)) == list(range(1, 8))
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_two_devices_syncing_the_same_deals_store_each_once_in_order(setup):
     match, referee = setup
     deals = sport_deals()
@@ -99,7 +99,7 @@ def test_two_devices_syncing_the_same_deals_store_each_once_in_order(setup):
     )
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_the_same_client_id_sent_at_once_is_stored_once(setup):
     match, referee = setup
     deal = sport_deals()[0]
@@ -114,7 +114,7 @@ def test_the_same_client_id_sent_at_once_is_stored_once(setup):
     assert Match.objects.get(pk=match.pk).version == 2
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_two_edits_against_the_same_version_one_wins_one_gets_409(setup):
     match, referee = setup
     results = run_together(
@@ -132,7 +132,7 @@ def _second_confirmed_row(match: Match) -> None:
     )
 
 
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_the_database_refuses_a_second_confirmed_version_on_postgres(setup):
     match, referee = setup
     MatchVersion.objects.create(
