@@ -108,7 +108,6 @@ class _Record:
     by: str | None
     leader: str | None
     masks: dict[str, int]
-    counts: dict[str, int]
     pips: dict[str, int]
     boneyard: int | None
     #: every tile off the table (in hands or the boneyard)
@@ -137,8 +136,9 @@ class Judge:
             self.side_of = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
         else:
             self.side_of = {s: s for s in self.seats}
-        self.members = {side: [s for s in self.seats if self.side_of[s] == side]
-                        for side in self.sides}
+        self.side_set = frozenset(self.sides)
+        self.players = rules.players
+        self.seat_sides = tuple((s, self.side_of[s]) for s in self.seats)
         self.next_seat = {s: self.seats[(i + 1) % len(self.seats)]
                           for i, s in enumerate(self.seats)}
         self.boneyard_start = 28 - rules.players * rules.hand_size
@@ -204,55 +204,71 @@ class Judge:
                                         "для домино нужно «by» — место, которое вышло")])
         problems: list[Problem] = []
         masks: dict[str, int] = {}
-        counts: dict[str, int] = {}
         seen = 0
         hands = get("hands")
         if hands is not None:
             if type(hands) is not dict and not isinstance(hands, Mapping):
                 raise _Refused([_bad("hands must be an object of seat: tiles",
                                             "«hands» — объект «место: кости»")])
-            for seat, text in hands.items():
+            for seat in hands:
                 if seat not in self.seat_set:
                     raise _Refused([_bad(
                         f"hands names seat {seat!r}, which is not in play",
                         f"в «hands» указано место «{seat}», которого нет в игре")])
+            bit_of = _BIT_OF
+            for seat, text in hands.items():
+                # The common case inline: a string of known tokens, no tile seen twice.
+                if type(text) is str and "," not in text:
+                    tokens = text.split()
+                    try:
+                        mask = sum(map(bit_of, tokens))
+                    except KeyError:
+                        pass
+                    else:
+                        if not mask & seen and mask.bit_count() == len(tokens):
+                            seen |= mask
+                            masks[seat] = mask
+                            continue
                 if text is None:
                     continue
                 hand = _read_hand(text, seen, seat, problems)
                 if hand is None:
                     continue
-                mask, counts[seat] = hand
+                mask = hand
                 seen |= mask
                 masks[seat] = mask
         boneyard: int | None = None
         raw_boneyard = get("boneyard")
         if raw_boneyard is not None:
-            hand = _read_hand(raw_boneyard, seen, "boneyard", problems)
-            boneyard = hand[0] if hand is not None else 0
+            boneyard = _read_hand(raw_boneyard, seen, "boneyard", problems) or 0
             seen |= boneyard
         lead_tile: int | None = None
         raw_lead = get("lead_tile")
         if raw_lead is not None:
-            bit = _TOKEN_BIT.get(raw_lead) if type(raw_lead) is str else None
-            bits = [bit] if bit is not None else _bits(raw_lead, "lead_tile", problems)
-            if bits is not None:
-                if len(bits) == 1:
+            lead_tile = _TOKEN_TILE.get(raw_lead) if type(raw_lead) is str else None
+            if lead_tile is None:
+                bits = _bits(raw_lead, "lead_tile", problems)
+                if bits is not None and len(bits) == 1:
                     lead_tile = bits[0].bit_length() - 1
-                else:
+                elif bits is not None:
                     problems.append(_tile_problem(T.TileError("bad_tile", str(raw_lead)),
                                                   "lead_tile"))
         last_tiles: list[int] | None = None
         raw_last = get("last_tiles")
         if raw_last is not None:
-            bit = _TOKEN_BIT.get(raw_last) if type(raw_last) is str else None
-            bits = [bit] if bit is not None else _bits(raw_last, "last_tiles", problems)
-            if bits is not None:
-                last_tiles = [bit.bit_length() - 1 for bit in bits]
+            last = _TOKEN_TILE.get(raw_last) if type(raw_last) is str else None
+            if last is not None:
+                last_tiles = [last]
+            else:
+                bits = _bits(raw_last, "last_tiles", problems)
+                if bits is not None:
+                    last_tiles = [bit.bit_length() - 1 for bit in bits]
         if problems:
             raise _Refused(problems)
-        pips: dict[str, int] = {}
+        pips: dict[str, int] = _NO_PIPS
         raw_pips = get("pips")
         if raw_pips is not None:
+            pips = {}
             if type(raw_pips) is not dict and not isinstance(raw_pips, Mapping):
                 raise _Refused([_bad("pips must be an object of seat: number",
                                             "«pips» — объект «место: число»")])
@@ -274,17 +290,16 @@ class Judge:
             if type(raw_declared) is not dict and not isinstance(raw_declared, Mapping):
                 raise _Refused([_bad("declared must be an object of side: points",
                                             "«declared» — объект «сторона: очки»")])
-            declared = {}
             for side, value in raw_declared.items():
                 if type(value) is not int:
                     raise _Refused([_bad(
                         f"declared points of {side} must be a whole number",
                         f"объявленные очки «{side}» должны быть целым числом")])
-                declared[str(side)] = value
+            declared = raw_declared if type(raw_declared) is dict else dict(raw_declared)
         if boneyard is not None and not self.boneyard_start and boneyard:
             raise _Refused([_bad("this game has no boneyard: all 28 tiles are dealt",
                                         "в этой игре нет базара: розданы все 28 костей")])
-        return _Record(result, by, leader, masks, counts, pips, boneyard, seen, lead_tile,
+        return _Record(result, by, leader, masks, pips, boneyard, seen, lead_tile,
                        last_tiles, declared, get("time_up") is True)
 
     def _seat(self, value: Any, name: str) -> str | None:
@@ -305,23 +320,28 @@ class Judge:
             limit = rules.hand_size + self.boneyard_start - max(left, rules.boneyard_keep)
         else:
             limit = rules.hand_size
-        masks, pips, counts = r.masks, r.pips, r.counts
+        masks, pips = r.masks, r.pips
         whole = r.result != "redeal"  # a redeal needs only the hand that qualifies
         finisher = r.by if r.result == "domino" else None
+        # The usual record: every hand but the finisher's as tiles, no pips, sizes in range.
+        if (whole and not pips and max(map(int.bit_count, masks.values()), default=0) <= limit
+                and len(masks) == self.players - (finisher is not None)
+                and (finisher is None or finisher not in masks and 0 not in masks.values())):
+            return
         problems: list[Problem] = []
         add = problems.append
         for seat in self.seats:
             mask = masks.get(seat)
             value = pips.get(seat)
             if mask is not None:
-                count = counts[seat]
+                count = mask.bit_count()
                 if count > limit:
                     add(Problem("hand_too_large", {"seat": seat, "count": count, "limit": limit},
                                 {"seat": seat}))
                 if not mask and finisher is not None and seat != finisher:
                     add(Problem("two_empty_hands", {"seat": seat}, {"seat": seat}))
             if value is not None:
-                high = T.max_pips(limit if mask is None else counts[seat])
+                high = T.max_pips(limit if mask is None else mask.bit_count())
                 if value < 0 or value > high:
                     add(Problem("pips_out_of_range", {"seat": seat, "pips": value, "limit": high},
                                 {"seat": seat}))
@@ -403,8 +423,12 @@ class Judge:
 
     def _line_problem(self, r: _Record, in_hands: int) -> Problem | None:
         """``not_a_line`` or ``not_blocked`` for a deal whose table is known tile by tile."""
-        odd = T.mask_parity(r.off_table)
-        edges = T.mask_edges(r.off_table)
+        off = r.off_table
+        c0, c1, c2, c3 = off & 127, off >> 7 & 127, off >> 14 & 127, off >> 21 & 127
+        q0, q1, q2, q3 = _CHUNK_PARITY  # T.mask_parity and T.mask_edges, inline
+        odd = q0[c0] ^ q1[c1] ^ q2[c2] ^ q3[c3]
+        e0, e1, e2, e3 = _CHUNK_EDGES
+        edges = e0[c0] | e1[c1] | e2[c2] | e3[c3]
         # Numbers joined on the table: every pair (a, b) whose tile is not off the table.
         a0, a1, a2, a3 = 127 & ~edges, 127 & ~(edges >> 7), 127 & ~(edges >> 14), \
             127 & ~(edges >> 21)
@@ -519,17 +543,18 @@ class Judge:
         bonus = self.bonus_domino if r.result == "domino" else (
             self.bonus_fish if r.result == "fish" else None)
         values = dict.fromkeys(self.sides, 0)
-        side_of = self.side_of
         masks, pips = r.masks, r.pips
-        for seat in self.seats:
+        p0, p1, p2, p3 = _CHUNK_PIPS
+        for seat, side in self.seat_sides:
             mask = masks.get(seat)
             if mask is None:
-                value = pips.get(seat, 0)
-            elif bonus is not None and mask in bonus:
-                value = bonus[mask]
-            else:
-                value = T.mask_pips(mask)
-            values[side_of[seat]] += value
+                if pips:
+                    values[side] += pips.get(seat, 0)
+            elif bonus and mask in bonus:
+                values[side] += bonus[mask]
+            else:  # T.mask_pips, inline: this runs for every hand of every deal
+                values[side] += (p0[mask & 127] + p1[mask >> 7 & 127] + p2[mask >> 14 & 127]
+                                 + p3[mask >> 21 & 127])
         return values
 
     def _score(self, state: MatchState, r: _Record, leader: str | None, n: int,
@@ -571,41 +596,41 @@ class Judge:
             if self.hang:
                 hanging = dict.fromkeys(sides, 0)
         else:
-            base = dict.fromkeys(sides, 0)
+            # ``recorded`` first holds what the scoring gives each side, then what is written.
             own = values[winner] if r.result == "fish" and self.fish_difference else 0
             scoring = rules.scoring
             if scoring == "winner_takes_losers":
-                base[winner] = sum(values.values()) - values[winner] - own
+                recorded[winner] = sum(values.values()) - values[winner] - own
             elif scoring == "winner_takes_all":
-                base[winner] = sum(values.values()) - (values[winner] + own if own else 0)
+                recorded[winner] = sum(values.values()) - (values[winner] + own if own else 0)
             else:
                 for s in sides:
                     if s != winner:
-                        base[s] = values[s] - own
+                        recorded[s] = values[s] - own
             if eggs:
                 receiver = winner if scoring != "losers_record_own" else max(
                     (s for s in sides if s != winner), key=values.__getitem__)
-                base[receiver] += eggs
+                recorded[receiver] += eggs
                 eggs_claimed = eggs
                 eggs = 0
-            minimum = rules.min_record
             if self.hang:
                 hanging = dict(hanging)
+                for s in sides:
+                    if hanging[s]:
+                        if recorded[s] > 0:
+                            recorded[s] += hanging[s]
+                        hanging[s] = 0
+            minimum = rules.min_record
             for s in sides:
-                amount = base[s]
-                if self.hang and hanging[s]:
-                    if amount > 0:
-                        amount += hanging[s]
-                    hanging[s] = 0
+                amount = recorded[s]
                 if 0 < amount < minimum and (self.min_always or totals[s] == 0):
                     if self.hang:
                         hanging[s] = amount
                     else:
                         discarded = discarded or {}
                         discarded[s] = amount
-                    amount = 0
-                if amount:
-                    recorded[s] = amount
+                    recorded[s] = 0
+                elif amount:
                     totals[s] += amount
             if rules.one_scorer:
                 scorers = [s for s in sides if recorded[s] > 0]
@@ -616,11 +641,10 @@ class Judge:
 
         declared = r.declared
         if declared is not None and declared != recorded:
-            for key, value in declared.items():
-                if recorded.get(key) != value:
-                    _declared_refusal(declared, recorded)
+            if not declared.keys() <= self.side_set:
+                _declared_refusal(declared, recorded)
             for s in sides:
-                if s not in declared and recorded[s]:
+                if declared.get(s, 0) != recorded[s]:
                     _declared_refusal(declared, recorded)
 
         next_leader = self._next_leader(r, leader, winner)
@@ -673,7 +697,9 @@ class Judge:
     def _end(self, state: MatchState, r: _Record) -> None:
         rules = self.rules
         totals = state.totals
-        if rules.end == "target_wins":
+        if rules.end != "deals" and max(totals.values()) < rules.target:
+            pass
+        elif rules.end == "target_wins":
             reached = [s for s in self.sides if totals[s] >= rules.target]
             if reached:
                 best = max(totals[s] for s in reached)
@@ -689,7 +715,8 @@ class Judge:
         elif state.counted >= rules.deals:
             self._finish(state, "deals", self._leading(totals, list(self.sides)))
             return
-        self._time(state, r)
+        if r.time_up or state.overtime:
+            self._time(state, r)
 
     def _time(self, state: MatchState, r: _Record) -> None:
         if not (r.time_up or state.overtime) or state.finished:
@@ -739,26 +766,19 @@ def _bits(value: Any, where: str, problems: list[Problem]) -> list[int] | None:
 
 
 _BIT_OF = T.TOKEN_BIT.__getitem__
+_TOKEN_TILE = T.TOKEN_TILE
+_CHUNK_PIPS = T.CHUNK_PIPS
+_CHUNK_PARITY = T.CHUNK_PARITY
+_CHUNK_EDGES = T.CHUNK_EDGES
+_NO_PIPS: dict[str, int] = {}  # shared, never written: most records give tiles, not pips
 
 
-def _read_hand(value: Any, seen: int, where: str,
-               problems: list[Problem]) -> tuple[int, int] | None:
-    """``(mask, count)`` of a written hand; bad or repeated tiles are reported to ``problems``."""
-    if type(value) is str:
-        if "," in value:
-            value = value.translate(_SEPARATORS)
-        tokens = value.split()
-        try:
-            mask = sum(map(_BIT_OF, tokens))
-        except KeyError:
-            pass
-        else:
-            if not mask & seen and mask.bit_count() == len(tokens):
-                return mask, len(tokens)
+def _read_hand(value: Any, seen: int, where: str, problems: list[Problem]) -> int | None:
+    """The mask of a written hand; bad or repeated tiles are reported to ``problems``."""
     bits = _bits(value, where, problems)
     if bits is None:
         return None
-    return _without_repeats(bits, seen, where, problems), len(bits)
+    return _without_repeats(bits, seen, where, problems)
 
 
 def _without_repeats(bits: list[int], seen: int, where: str, problems: list[Problem]) -> int:

@@ -47,7 +47,8 @@ for (_a, _b), _i in INDEX.items():
         _TOKENS[f"{_a}{_sep}{_b}"] = _i
     _TOKENS[f"[{_a}|{_b}]"] = _i
 SEPARATORS = str.maketrans({",": " "})
-#: token -> the tile's bit, for the engine's hot path.
+#: token -> the tile (and its bit), for the engine's hot path.
+TOKEN_TILE: dict[str, int] = dict(_TOKENS)
 TOKEN_BIT: dict[str, int] = {tok: 1 << t for tok, t in _TOKENS.items()}
 #: Edge of the number graph a tile adds: bit ``7a+b`` and bit ``7b+a``.
 EDGE: tuple[int, ...] = tuple((1 << (7 * a + b)) | (1 << (7 * b + a)) for a, b in TILES)
@@ -125,26 +126,26 @@ def _chunk_table(values: tuple[int, ...], shift: int, xor: bool) -> tuple[int, .
 
 
 # Per 7-tile chunk of a mask: pips, number-graph edges (distinct bits, so they add) and parity.
-_CHUNK_PIPS = [_chunk_table(PIPS, 7 * c, False) for c in range(4)]
-_CHUNK_EDGES = [_chunk_table(EDGE, 7 * c, False) for c in range(4)]
-_CHUNK_PARITY = [_chunk_table(PARITY, 7 * c, True) for c in range(4)]
+CHUNK_PIPS = [_chunk_table(PIPS, 7 * c, False) for c in range(4)]
+CHUNK_EDGES = [_chunk_table(EDGE, 7 * c, False) for c in range(4)]
+CHUNK_PARITY = [_chunk_table(PARITY, 7 * c, True) for c in range(4)]
 
 
 def mask_pips(mask: int) -> int:
     """Pips of every tile in ``mask``."""
-    p0, p1, p2, p3 = _CHUNK_PIPS
+    p0, p1, p2, p3 = CHUNK_PIPS
     return p0[mask & 127] + p1[mask >> 7 & 127] + p2[mask >> 14 & 127] + p3[mask >> 21 & 127]
 
 
 def mask_edges(mask: int) -> int:
     """The number-graph edges of the tiles in ``mask`` (bit ``7a+b`` and ``7b+a`` per tile)."""
-    e0, e1, e2, e3 = _CHUNK_EDGES
+    e0, e1, e2, e3 = CHUNK_EDGES
     return e0[mask & 127] | e1[mask >> 7 & 127] | e2[mask >> 14 & 127] | e3[mask >> 21 & 127]
 
 
 def mask_parity(mask: int) -> int:
     """Numbers shown an odd number of times by the tiles in ``mask`` (doubles count twice)."""
-    q0, q1, q2, q3 = _CHUNK_PARITY
+    q0, q1, q2, q3 = CHUNK_PARITY
     return q0[mask & 127] ^ q1[mask >> 7 & 127] ^ q2[mask >> 14 & 127] ^ q3[mask >> 21 & 127]
 
 
