@@ -9,6 +9,7 @@ from config.health import healthz
 urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("accounts.urls")),
+    path("", include("scoring.urls")),
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -1,0 +1,151 @@
+"""HTML forms of the scoring pages: they parse what was typed or tapped and nothing more.
+
+``DealForm`` turns the referee's page (tile picker or pip entry; the same fields without
+JavaScript) into a deal in the rules contract's shape (RULES.md section 13). Whether the deal is
+legal is for the services to say, through the rules engine; a form never judges or scores.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.sheet import seat_label
+
+RESULT_CHOICES = [
+    ("domino", _("domino")),
+    ("fish", _("fish")),
+    ("redeal", _("redeal")),
+]
+MODE_CHOICES = [("tiles", _("tiles")), ("pips", _("pips"))]
+
+
+class DealForm(forms.Form):
+    result = forms.ChoiceField(label=_("Result"), choices=RESULT_CHOICES,
+                               widget=forms.RadioSelect)
+    by = forms.ChoiceField(label=_("Who went out"), required=False, widget=forms.RadioSelect)
+    leader = forms.CharField(required=False, max_length=1, widget=forms.HiddenInput)
+    mode = forms.ChoiceField(label=_("Hands written as"), choices=MODE_CHOICES, initial="tiles",
+                             required=False, widget=forms.RadioSelect)
+    time_up = forms.BooleanField(label=_("Time ran out after this deal"), required=False)
+    client_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
+    expected_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, seats: tuple[str, ...] = ("N", "E", "S", "W"),
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        self.fields["by"].choices = [("", "—")] + [(s, seat_label(s)) for s in seats]
+        for seat in seats:
+            self.fields[f"hand_{seat}"] = forms.CharField(
+                label=_("Tiles of %(seat)s") % {"seat": seat_label(seat)}, required=False,
+                max_length=200,
+                widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false",
+                                              "placeholder": "6:4 2:0"}),
+            )  # fmt: skip
+            self.fields[f"pips_{seat}"] = forms.IntegerField(
+                label=_("Pips of %(seat)s") % {"seat": seat_label(seat)}, required=False,
+                min_value=0, max_value=999,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )  # fmt: skip
+
+    def hand_fields(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
+        return [(s, self[f"hand_{s}"], self[f"pips_{s}"]) for s in self.seats]
+
+    def deal(self) -> dict[str, Any]:
+        """The contract's deal for the cleaned data (call after ``is_valid()``)."""
+        data = self.cleaned_data
+        result = data["result"]
+        deal: dict[str, Any] = {"result": result}
+        by = data.get("by") or ""
+        if by and result != "redeal":
+            deal["by"] = by
+        if data.get("leader") in self.seats:
+            deal["leader"] = data["leader"]
+        finisher = by if result == "domino" else ""
+        if data.get("mode") == "pips":
+            # A seat left blank stays out: the engine names it (missing_hand).
+            pips = {s: data[f"pips_{s}"] for s in self.seats
+                    if s != finisher and data.get(f"pips_{s}") is not None}
+            if pips:
+                deal["pips"] = pips
+        else:
+            hands = {s: " ".join(data[f"hand_{s}"].split()) for s in self.seats
+                     if s != finisher and data.get(f"hand_{s}", "").strip()}
+            if hands:
+                deal["hands"] = hands
+        if data.get("time_up"):
+            deal["time_up"] = True
+        return deal
+
+
+class SubmitForm(forms.Form):
+    expected_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    confirm_pin = forms.CharField(
+        label=_("PIN for the opposing captain (optional)"), required=False, max_length=8,
+        help_text=_("4 to 8 digits. The captain types it on this phone to confirm."),
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )  # fmt: skip
+
+
+class ConfirmForm(forms.Form):
+    pin = forms.CharField(
+        label=_("Captain's PIN"), required=False, max_length=8,
+        widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )  # fmt: skip
+
+
+class CorrectionForm(forms.Form):
+    """A confirmed protocol's deals, one JSON object per line, and the reason for the change."""
+
+    deals = forms.CharField(label=_("Deals (one JSON object per line)"),
+                            widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}))
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
+    expected_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    def clean_deals(self) -> list[Any]:
+        out = []
+        for number, line in enumerate(self.cleaned_data["deals"].splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                out.append(json.loads(line))
+            except ValueError as err:
+                raise forms.ValidationError(
+                    _("Line %(n)s is not a JSON object."), params={"n": number}, code="bad_json"
+                ) from err
+        return out
+
+
+class MatchForm(forms.Form):
+    """A standalone match (a friendly, a club evening): a label, a table and names are enough."""
+
+    label = forms.CharField(label=_("Label"), max_length=200, required=False)
+    table = forms.CharField(label=_("Table"), max_length=50, required=False)
+    rules_preset = forms.ChoiceField(label=_("Rules"), initial="sport", choices=[
+        ("sport", _("Sports domino")), ("kozel", _("Kozel")),
+        ("morskoy", _("Morskoy kozel")), ("international", _("International")),
+    ])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The seats' players are whatever the match's foreign keys point at (no app import).
+        from scoring.models import Match
+
+        players = Match._meta.get_field("seat_n").related_model._default_manager.all()
+        for seat in ("N", "E", "S", "W"):
+            self.fields[f"seat_{seat}"] = forms.ModelChoiceField(
+                label=_("Seat %(seat)s") % {"seat": seat_label(seat)}, queryset=players,
+                required=False,
+            )
+
+    def create_kwargs(self) -> dict[str, Any]:
+        """Arguments of ``services.create_match``."""
+        data = self.cleaned_data
+        return {
+            "label": data["label"], "table": data["table"], "rules_preset": data["rules_preset"],
+            "seats": {s: data[f"seat_{s}"] for s in ("N", "E", "S", "W")},
+        }

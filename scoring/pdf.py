@@ -1,0 +1,219 @@
+"""The protocol as an A4 PDF: heading, seats, the deal grid, signature lines and a QR code.
+
+Draws a ``scoring.sheet.Sheet`` (plain data) with reportlab; the QR code (segno) opens the table's
+referee page. A sheet without deals prints blank rows for the referee to fill in by hand. Fonts
+are the DejaVu Sans subset shipped in ``scoring/fonts`` (Latin and Cyrillic), so the PDF does not
+depend on the fonts of the server. Reads nothing from the database.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import segno
+from django.utils.translation import gettext as _
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from scoring.sheet import Sheet
+
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+FONT = "ProtocolSans"
+FONT_BOLD = "ProtocolSans-Bold"
+GRID = colors.HexColor("#555555")
+SHADE = colors.HexColor("#eeeeee")
+
+
+def _register_fonts() -> None:
+    if FONT in pdfmetrics.getRegisteredFontNames():
+        return
+    pdfmetrics.registerFont(TTFont(FONT, str(FONT_DIR / "DejaVuSans.ttf")))
+    pdfmetrics.registerFont(TTFont(FONT_BOLD, str(FONT_DIR / "DejaVuSans-Bold.ttf")))
+
+
+class QRCode(Flowable):
+    """A QR code drawn as vector squares (sharp at any print resolution)."""
+
+    def __init__(self, data: str, size: float) -> None:
+        super().__init__()
+        self.qr = segno.make(data, error="m")
+        self.size = size
+        self.width = self.height = size
+
+    def draw(self) -> None:
+        matrix = [list(row) for row in self.qr.matrix]
+        border = 2
+        count = len(matrix) + 2 * border
+        cell = self.size / count
+        canvas = self.canv
+        canvas.setFillColor(colors.black)
+        for y, row in enumerate(matrix):
+            for x, dark in enumerate(row):
+                if dark:
+                    canvas.rect((x + border) * cell, self.size - (y + border + 1) * cell,
+                                cell, cell, stroke=0, fill=1)
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    base = ParagraphStyle("base", fontName=FONT, fontSize=9.5, leading=12)
+    return {
+        "base": base,
+        "title": ParagraphStyle("title", parent=base, fontName=FONT_BOLD, fontSize=15, leading=19),
+        "small": ParagraphStyle("small", parent=base, fontSize=8, leading=10,
+                                textColor=colors.HexColor("#444444")),
+        "cell": ParagraphStyle("cell", parent=base, fontSize=8.5, leading=10),
+    }
+
+
+def _esc(text: Any) -> str:
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def protocol_pdf(sheet: Sheet) -> bytes:
+    """The PDF bytes of ``sheet``; filled in when it has deals, blank rows otherwise."""
+    _register_fonts()
+    st = _styles()
+    buffer = io.BytesIO()
+    doc = SimpleDocTemplate(
+        buffer, pagesize=A4, leftMargin=14 * mm, rightMargin=14 * mm,
+        topMargin=12 * mm, bottomMargin=12 * mm,
+        title=_("Protocol") + " — " + sheet.title, author="domino-scoresheet",
+    )  # fmt: skip
+    width = A4[0] - 28 * mm
+    story: list[Flowable] = []
+
+    # Heading: what and where on the left, the QR code to the referee page on the right.
+    head = [Paragraph(_esc(_("Protocol") + " — " + sheet.title), st["title"])]
+    facts = list(sheet.facts)
+    if sheet.table:
+        facts.append((_("Table"), sheet.table))
+    facts += [(_("Rules"), sheet.preset), (_("Status"), sheet.status_label),
+              (_("Match"), "№ " + str(sheet.match_id))]
+    head.append(Paragraph(" · ".join(f"{_esc(k)}: <b>{_esc(v)}</b>" for k, v in facts),
+                          st["base"]))
+    qr_size = 30 * mm
+    qr_cell: list[Flowable] = []
+    if sheet.url:
+        qr_cell = [QRCode(sheet.url, qr_size), Paragraph(_esc(_("Referee page")), st["small"])]
+    heading = Table([[head, qr_cell]], colWidths=[width - qr_size - 4 * mm, qr_size + 4 * mm])
+    heading.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                 ("LEFTPADDING", (0, 0), (-1, -1), 0)]))
+    story += [heading, Spacer(1, 3 * mm)]
+
+    # Seats and names.
+    seat_rows = [[_("Seat"), _("Player"), _("Side")]]
+    side_label = {s.side: s.label for s in sheet.sides}
+    for seat in sheet.seats:
+        seat_rows.append([seat.label, seat.name or "", side_label.get(seat.side, seat.side)])
+    seats = Table(seat_rows, colWidths=[18 * mm, 110 * mm, 25 * mm], hAlign="LEFT",
+                  rowHeights=[6 * mm] + [7 * mm] * len(sheet.seats))
+    seats.setStyle(_grid_style(header_rows=1))
+    story += [seats, Spacer(1, 4 * mm)]
+
+    story.append(_deal_grid(sheet, width, st))
+    story.append(Spacer(1, 3 * mm))
+
+    # The outcome, filled in only when the match is over.
+    winner = _esc(_("Winner"))
+    if sheet.finished:
+        outcome = f"{winner}: <b>{_esc(sheet.winner_label)}</b>"
+        if sheet.unclaimed_eggs:
+            unclaimed = _esc(_("Unclaimed eggs"))
+            outcome += f" · {unclaimed}: {sheet.unclaimed_eggs}"
+    else:
+        outcome = f"{winner}: ____________________"
+    story += [Paragraph(outcome, st["base"]), Spacer(1, 8 * mm)]
+
+    # Signature lines.
+    captain = _("Captain")
+    signers = [_("Referee")] + [f"{captain} {s.label}" for s in sheet.sides]
+    signers.append(_("Chief referee"))
+    sig_rows = [[name, "", _("signature")] for name in signers]
+    sigs = Table(sig_rows, colWidths=[45 * mm, 70 * mm, 30 * mm], rowHeights=10 * mm,
+                 hAlign="LEFT")
+    sigs.setStyle(TableStyle([
+        ("FONTNAME", (0, 0), (-1, -1), FONT), ("FONTSIZE", (0, 0), (-1, -1), 9),
+        ("LINEBELOW", (1, 0), (1, -1), 0.6, colors.black),
+        ("VALIGN", (0, 0), (-1, -1), "BOTTOM"), ("TEXTCOLOR", (2, 0), (2, -1), GRID),
+    ]))
+    story.append(sigs)
+
+    doc.build(story)
+    return buffer.getvalue()
+
+
+def _grid_style(header_rows: int) -> TableStyle:
+    return TableStyle([
+        ("FONTNAME", (0, 0), (-1, -1), FONT),
+        ("FONTSIZE", (0, 0), (-1, -1), 8.5),
+        ("FONTNAME", (0, 0), (-1, header_rows - 1), FONT_BOLD),
+        ("BACKGROUND", (0, 0), (-1, header_rows - 1), SHADE),
+        ("GRID", (0, 0), (-1, -1), 0.5, GRID),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+    ])
+
+
+def _deal_grid(sheet: Sheet, width: float, st: dict[str, ParagraphStyle]) -> Table:
+    """№ · lead · result · by · per side: written, total · eggs — the paper protocol's columns."""
+    sides = sheet.sides
+    head1: list[Any] = ["№", _("Lead"), _("Result"), _("By")]
+    head2: list[Any] = ["", "", "", ""]
+    for side in sides:
+        head1 += [side.label, ""]
+        head2 += [_("written"), _("total")]
+    head1.append(_("Eggs"))
+    head2.append("")
+    rows: list[list[Any]] = [head1, head2]
+    for row in sheet.rows:
+        line: list[Any] = [str(row.n), _seat(sheet, row.leader), row.result_label,
+                           _seat(sheet, row.by)]
+        for i in range(len(sides)):
+            if row.is_redeal:
+                line += ["", ""]
+            else:
+                line += [str(row.recorded[i]) if row.recorded[i] else "–", str(row.totals[i])]
+        line.append(str(row.eggs) if row.eggs else "")
+        rows.append(line)
+    next_n = (sheet.rows[-1].n + 1) if sheet.rows else 1
+    for i in range(sheet.blank_rows):
+        rows.append([str(next_n + i)] + [""] * (len(head1) - 1))
+    if sheet.rows:
+        total_line: list[Any] = [_("Total"), "", "", ""]
+        for total in sheet.totals:
+            total_line += ["", str(total)]
+        total_line.append(str(sheet.unclaimed_eggs) if sheet.unclaimed_eggs else "")
+        rows.append(total_line)
+    widths = [10 * mm, 14 * mm, 24 * mm, 14 * mm]
+    eggs_w = 14 * mm
+    side_w = min((width - sum(widths) - eggs_w) / (2 * len(sides)), 26 * mm)
+    widths += [side_w] * (2 * len(sides)) + [eggs_w]
+    table = Table(rows, colWidths=widths, repeatRows=2, rowHeights=[6 * mm] * len(rows))
+    style = _grid_style(header_rows=2)
+    for i in range(len(sides)):
+        col = 4 + 2 * i
+        style.add("SPAN", (col, 0), (col + 1, 0))
+        style.add("ALIGN", (col, 0), (col + 1, -1), "CENTER")
+        style.add("LINEBEFORE", (col, 0), (col, -1), 1.2, colors.black)
+    for col in range(4):
+        style.add("SPAN", (col, 0), (col, 1))
+    style.add("SPAN", (len(head1) - 1, 0), (len(head1) - 1, 1))
+    style.add("ALIGN", (0, 0), (0, -1), "CENTER")
+    if sheet.rows:
+        style.add("FONTNAME", (0, -1), (-1, -1), FONT_BOLD)
+        style.add("LINEABOVE", (0, -1), (-1, -1), 1.2, colors.black)
+    table.setStyle(style)
+    return table
+
+
+def _seat(sheet: Sheet, seat: str) -> str:
+    if not seat:
+        return ""
+    line = sheet.seat_map.get(seat)
+    return line.label if line else seat

@@ -1,0 +1,212 @@
+"""The protocol as people read it: plain data for the referee's page, the print page and the PDF.
+
+``build_sheet`` turns a match and its stored deals into rows that look like the paper protocol
+(deal, lead, result, what was written for each side and the running totals). Every number comes
+from the verdicts the services stored; nothing here judges or adds up a deal. It must not write
+to the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+#: How many empty rows a blank protocol gets when the match does not end after a fixed number
+#: of deals (kozel, morskoy …): a page of rows the referee can fill by hand.
+OPEN_ENDED_ROWS = 16
+
+
+def seat_label(seat: str) -> str:
+    """The seat's letter: N, E, S, W in every language, as the rules engine's messages name it."""
+    return seat
+
+
+def side_label(side: str) -> str:
+    if len(side) == 2:
+        return f"{seat_label(side[0])}–{seat_label(side[1])}"
+    return seat_label(side)
+
+
+def result_label(result: str) -> str:
+    return {
+        "domino": _("domino"),
+        "fish": _("fish"),
+        "redeal": _("redeal"),
+    }.get(result, result)
+
+
+@dataclass
+class SeatLine:
+    seat: str
+    label: str
+    name: str
+    side: str
+
+
+@dataclass
+class SideLine:
+    side: str
+    label: str
+    names: str
+
+
+@dataclass
+class Row:
+    n: int
+    leader: str
+    result: str
+    result_label: str
+    by: str
+    #: what each seat still held: tiles as written, or «12» pips; "" for the one who went out
+    hands: dict[str, str]
+    #: per side, in the order of ``Sheet.sides``
+    recorded: list[int]
+    totals: list[int]
+    eggs: int
+    winner: str | None
+
+    @property
+    def is_redeal(self) -> bool:
+        return self.result == "redeal"
+
+    @property
+    def cells(self) -> list[tuple[int, int]]:
+        """(written, running total) per side."""
+        return list(zip(self.recorded, self.totals, strict=True))
+
+
+@dataclass
+class Sheet:
+    match_id: int
+    title: str
+    label: str
+    table: str
+    preset: str
+    status: str
+    status_label: str
+    seats: list[SeatLine]
+    sides: list[SideLine]
+    rows: list[Row]
+    totals: list[int]
+    finished: bool
+    end: str | None
+    winner: str | None
+    winner_label: str
+    unclaimed_eggs: int
+    next_leader: str | None
+    blank_rows: int
+    url: str = ""
+    facts: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def seat_map(self) -> dict[str, SeatLine]:
+        return {s.seat: s for s in self.seats}
+
+    @property
+    def next_leader_name(self) -> str:
+        return self.seat_name(self.next_leader)
+
+    def seat_name(self, seat: str | None) -> str:
+        if not seat:
+            return ""
+        line = self.seat_map.get(seat)
+        if line is None:
+            return seat
+        return f"{line.label} · {line.name}" if line.name else line.label
+
+
+def _hand_text(record: dict[str, Any], seat: str) -> str:
+    hands = record.get("hands") or {}
+    pips = record.get("pips") or {}
+    if seat in hands:
+        value = hands[seat]
+        if isinstance(value, list):
+            value = " ".join(v if isinstance(v, str) else f"{v[0]}:{v[1]}" for v in value)
+        return str(value)
+    if seat in pips:
+        return str(pips[seat])
+    return ""
+
+
+def build_rows(deals: Iterable[Any], sides: Sequence[str], seats: Sequence[str]) -> list[Row]:
+    """Rows from stored deals: anything with ``n``, ``record`` and ``verdict`` (the contract's)."""
+    rows = []
+    for deal in deals:
+        record, verdict = deal.record, deal.verdict
+        recorded = verdict.get("recorded") or {}
+        totals = verdict.get("totals") or {}
+        result = str(record.get("result", ""))
+        rows.append(Row(
+            n=deal.n,
+            leader=str(record.get("leader") or ""),
+            result=result,
+            result_label=result_label(result),
+            by=str(record.get("by") or ""),
+            hands={s: _hand_text(record, s) for s in seats},
+            recorded=[int(recorded.get(side, 0)) for side in sides],
+            totals=[int(totals.get(side, 0)) for side in sides],
+            eggs=int(verdict.get("eggs") or 0),
+            winner=verdict.get("winner"),
+        ))
+    return rows
+
+
+def build_sheet(match: Any, deals: Iterable[Any], url: str = "",
+                facts: list[tuple[str, str]] | None = None) -> Sheet:
+    """The sheet of ``match`` (a ``scoring.Match``) with ``deals`` in order."""
+    rules = match.get_rules()
+    seats = list(rules.seats)
+    sides = list(rules.sides)
+    side_of = {s: ("NS" if s in "NS" else "EW") if rules.partnership else s for s in seats}
+    names = {}
+    for seat in seats:
+        player = getattr(match, f"seat_{seat.lower()}", None)
+        names[seat] = player.full_name if player is not None else ""
+    seat_lines = [SeatLine(s, seat_label(s), names[s], side_of[s]) for s in seats]
+    side_lines = [
+        SideLine(side, side_label(side),
+                 ", ".join(names[s] for s in seats if side_of[s] == side and names[s]))
+        for side in sides
+    ]
+    rows = build_rows(deals, sides, seats)
+    totals = match.totals or {}
+    winner = match.winner
+    if winner == "draw":
+        winner_label = _("draw")
+    elif winner:
+        winner_label = side_label(winner)
+    else:
+        winner_label = ""
+    title = match.label or _("Match")
+    counted = sum(1 for r in rows if not r.is_redeal)
+    if rules.end == "deals":
+        blank = max(rules.deals - counted, 0)
+    else:
+        blank = max(OPEN_ENDED_ROWS - len(rows), 0)
+    if match.finished:
+        blank = 0
+    return Sheet(
+        match_id=match.pk,
+        title=str(title),
+        label=match.label,
+        table=match.table,
+        preset=rules.preset,
+        status=match.status,
+        status_label=str(match.get_status_display()),
+        seats=seat_lines,
+        sides=side_lines,
+        rows=rows,
+        totals=[int(totals.get(side, 0)) for side in sides],
+        finished=bool(match.finished),
+        end=match.end,
+        winner=winner,
+        winner_label=str(winner_label),
+        unclaimed_eggs=int(match.unclaimed_eggs or 0),
+        next_leader=match.next_leader,
+        blank_rows=blank,
+        url=url,
+        facts=facts or [],
+    )

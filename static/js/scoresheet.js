@@ -1,0 +1,313 @@
+// The referee's score sheet: the tile picker, the verdict preview and saving that survives a
+// flaky network. Progressive enhancement of #deal-form: without this script the form still
+// posts (hands typed as "6:4 2:0", or pips), and the server judges it the same way.
+//
+// The form is the single source of truth: the picker only rewrites the hand_<seat> text fields,
+// so what is previewed, saved or retried is always FormData(form). Every deal carries a
+// client-generated client_id; a retry sends the same id, and the server stores it once.
+(function () {
+  "use strict";
+
+  var form = document.getElementById("deal-form");
+  if (!form) return;
+
+  var root = document.getElementById("deal-entry");
+  var strings = JSON.parse(document.getElementById("sheet-strings").textContent);
+  var seats = root.dataset.seats.split(",");            // N,E,S,W
+  var pendingKey = "scoresheet:pending:" + root.dataset.match;
+  var grid = document.getElementById("tile-grid");
+  var verdictBox = document.getElementById("verdict");
+  var banner = document.getElementById("network-banner");
+  var saveButton = document.getElementById("save-deal");
+  var active = seats[0];
+  var previewTimer = null;
+  var previewSeq = 0;
+  var retryTimer = null;
+  var retryDelay = 3000;
+  var sending = false;
+
+  root.classList.add("js");
+
+  // ---------------------------------------------------------------- tiles and hands
+  function normalise(token) {
+    var m = /^\[?([0-6])\s*[:\-|]\s*([0-6])\]?$/.exec(token);
+    if (!m) return null;
+    var a = +m[1], b = +m[2];
+    return a >= b ? a + ":" + b : b + ":" + a;
+  }
+
+  function handField(seat) { return form.elements["hand_" + seat]; }
+  function pipsField(seat) { return form.elements["pips_" + seat]; }
+
+  // Tokens of a hand as typed; unreadable ones are kept so the server can name them.
+  function tokens(seat) {
+    var value = handField(seat).value.trim();
+    return value ? value.split(/[\s,]+/) : [];
+  }
+
+  function handTiles(seat) {
+    var out = [];
+    tokens(seat).forEach(function (t) { var n = normalise(t); if (n) out.push(n); });
+    return out;
+  }
+
+  function setHand(seat, tiles) { handField(seat).value = tiles.join(" "); }
+
+  function pipsOf(tiles) {
+    return tiles.reduce(function (sum, t) { return sum + (+t[0]) + (+t[2]); }, 0);
+  }
+
+  function owners() {
+    var map = {};
+    seats.forEach(function (s) {
+      if (handField(s).disabled) return;
+      handTiles(s).forEach(function (t) { map[t] = s; });
+    });
+    return map;
+  }
+
+  function value(name) {
+    var field = form.elements[name];
+    if (!field) return "";
+    if (field.length !== undefined && !field.tagName) {
+      for (var i = 0; i < field.length; i++) if (field[i].checked) return field[i].value;
+      return "";
+    }
+    return field.value;
+  }
+
+  function finisher() { return value("result") === "domino" ? value("by") : ""; }
+  function tileMode() { return value("mode") !== "pips"; }
+
+  // ---------------------------------------------------------------- rendering the picker
+  function render() {
+    var out = finisher();
+    var pipsMode = !tileMode();
+    root.classList.toggle("mode-pips", pipsMode);
+    root.dataset.result = value("result");
+    if (active === out) {
+      active = seats.filter(function (s) { return s !== out; })[0];
+    }
+    seats.forEach(function (s) {
+      var isOut = s === out;
+      handField(s).disabled = isOut;
+      pipsField(s).disabled = isOut;
+      if (isOut) { handField(s).value = ""; pipsField(s).value = ""; }
+      var tab = root.querySelector('.seat-tab[data-seat="' + s + '"]');
+      var tiles = handTiles(s);
+      tab.classList.toggle("active", s === active && !pipsMode);
+      tab.classList.toggle("out", isOut);
+      tab.disabled = isOut;
+      tab.setAttribute("aria-pressed", String(s === active));
+      var summary = tab.querySelector(".seat-summary");
+      if (isOut) summary.textContent = strings.went_out;
+      else if (pipsMode) summary.textContent = pipsField(s).value === "" ? "—" : pipsField(s).value + " " + strings.pips;
+      else summary.textContent = tiles.length ? tiles.length + " · " + pipsOf(tiles) + " " + strings.pips : strings.empty_hand;
+      var chips = root.querySelector('.hand-chips[data-seat="' + s + '"]');
+      chips.textContent = isOut || pipsMode ? "" : tiles.join("  ");
+    });
+    var map = owners();
+    grid.querySelectorAll(".tile").forEach(function (button) {
+      var owner = map[button.dataset.tile];
+      var mine = owner === active;
+      button.classList.toggle("mine", mine);
+      button.classList.toggle("used", !!owner && !mine);
+      button.disabled = (!!owner && !mine) || pipsMode || !active;
+      button.setAttribute("aria-pressed", String(mine));
+      button.querySelector(".owner").textContent = owner && !mine ? owner : "";
+    });
+    grid.hidden = pipsMode;
+    var byLegend = root.querySelector(".by-legend");
+    if (byLegend) byLegend.textContent = value("result") === "fish" ? strings.who_blocked : strings.who_went_out;
+  }
+
+  function changed() {
+    render();
+    schedulePreview();
+  }
+
+  root.querySelectorAll(".seat-tab").forEach(function (tab) {
+    tab.addEventListener("click", function () { active = tab.dataset.seat; render(); });
+  });
+
+  grid.addEventListener("click", function (event) {
+    var button = event.target.closest(".tile");
+    if (!button || button.disabled || !active) return;
+    var tile = button.dataset.tile;
+    var tiles = handTiles(active);
+    var at = tiles.indexOf(tile);
+    if (at >= 0) tiles.splice(at, 1); else tiles.push(tile);
+    // Unreadable tokens typed by hand are dropped once the picker rewrites the hand.
+    setHand(active, tiles);
+    changed();
+  });
+
+  form.addEventListener("change", changed);
+  form.addEventListener("input", function (event) {
+    if (event.target.name && /^(hand|pips)_/.test(event.target.name)) changed();
+  });
+
+  // ---------------------------------------------------------------- talking to the server
+  function post(url, body) {
+    return fetch(url, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "Accept": "application/json", "X-Requested-With": "fetch" },
+    });
+  }
+
+  function formBody() { return new FormData(form); }
+
+  function schedulePreview() {
+    clearTimeout(previewTimer);
+    if (!value("result")) { verdictBox.innerHTML = ""; return; }
+    previewTimer = setTimeout(preview, 350);
+  }
+
+  function preview() {
+    var seq = ++previewSeq;
+    verdictBox.classList.add("busy");
+    post(root.dataset.previewUrl, formBody())
+      .then(function (response) { return response.json(); })
+      .then(function (data) {
+        if (seq !== previewSeq) return;       // a newer preview is on its way
+        verdictBox.innerHTML = data.html || "";
+      })
+      .catch(function () {
+        if (seq === previewSeq) verdictBox.innerHTML = '<p class="meta">' + strings.preview_offline + "</p>";
+      })
+      .finally(function () { verdictBox.classList.remove("busy"); });
+  }
+
+  function newClientId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    var hex = Array.prototype.map.call(bytes, function (b) { return (b + 0x100).toString(16).slice(1); }).join("");
+    return hex.slice(0, 8) + "-" + hex.slice(8, 12) + "-" + hex.slice(12, 16) + "-" + hex.slice(16, 20) + "-" + hex.slice(20);
+  }
+
+  function loadPending() {
+    try { return JSON.parse(localStorage.getItem(pendingKey) || "null"); } catch (e) { return null; }
+  }
+  function storePending(p) { try { localStorage.setItem(pendingKey, JSON.stringify(p)); } catch (e) { /* private mode */ } }
+  function clearPending() { try { localStorage.removeItem(pendingKey); } catch (e) { /* private mode */ } }
+
+  function showBanner(text, kind) {
+    banner.textContent = text || "";
+    banner.hidden = !text;
+    banner.className = "network-banner" + (kind ? " " + kind : "");
+  }
+
+  function resetEntry(data) {
+    form.reset();
+    seats.forEach(function (s) { handField(s).value = ""; pipsField(s).value = ""; });
+    form.elements.client_id.value = newClientId();
+    if (data.version !== undefined) form.elements.expected_version.value = data.version;
+    form.elements.leader.value = data.next_leader || "";
+    var leader = document.getElementById("expected-leader");
+    if (leader) leader.innerHTML = data.leader_html || "";
+    verdictBox.innerHTML = "";
+    form.action = root.dataset.saveUrl;
+    root.classList.remove("amending");
+    active = seats[0];
+    render();
+  }
+
+  function applyServerState(data) {
+    if (data.protocol_html !== undefined) {
+      document.getElementById("protocol").innerHTML = data.protocol_html;
+    }
+    if (data.version !== undefined) {
+      root.dataset.version = data.version;
+    }
+  }
+
+  function send(pending) {
+    if (sending) return;
+    sending = true;
+    saveButton.disabled = true;
+    var body = new FormData();
+    Object.keys(pending.fields).forEach(function (k) {
+      pending.fields[k].forEach(function (v) { body.append(k, v); });
+    });
+    body.set("csrfmiddlewaretoken", form.elements.csrfmiddlewaretoken.value);
+    post(pending.url, body)
+      .then(function (response) {
+        if (response.status >= 500) throw new Error("server " + response.status);
+        return response.json().then(function (data) { return { status: response.status, data: data }; });
+      })
+      .then(function (r) {
+        clearPending();
+        retryDelay = 3000;
+        applyServerState(r.data);
+        if (r.status === 200 || r.status === 201) {
+          showBanner(r.data.message || "", "ok");
+          if (r.data.reload) { window.location.reload(); return; }
+          resetEntry(r.data);
+        } else {
+          // Refused by the rules (400), by permissions (403) or made against an old version (409):
+          // resending cannot help, the referee has to look.
+          if (r.data.version !== undefined) form.elements.expected_version.value = r.data.version;
+          verdictBox.innerHTML = r.data.html || "";
+          showBanner(r.data.message || "", "error");
+        }
+      })
+      .catch(function () {
+        showBanner(strings.kept_offline, "warn");
+        clearTimeout(retryTimer);
+        retryTimer = setTimeout(retryPending, retryDelay);
+        retryDelay = Math.min(retryDelay * 2, 60000);
+      })
+      .finally(function () { sending = false; saveButton.disabled = false; });
+  }
+
+  function retryPending() {
+    var pending = loadPending();
+    if (pending) { showBanner(strings.resending, "warn"); send(pending); }
+  }
+
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    if (loadPending()) { retryPending(); return; }     // one deal at a time, in order
+    var fields = {};
+    formBody().forEach(function (v, k) { (fields[k] = fields[k] || []).push(v); });
+    var pending = { url: form.action, fields: fields, client_id: form.elements.client_id.value };
+    storePending(pending);
+    send(pending);
+  });
+
+  window.addEventListener("online", retryPending);
+
+  // Loading the last deal back into the form to amend it.
+  var amendButton = document.getElementById("amend-last");
+  if (amendButton) {
+    amendButton.addEventListener("click", function () {
+      var last = JSON.parse(document.getElementById("last-deal").textContent);
+      form.reset();
+      ["result", "by", "mode"].forEach(function (name) {
+        var wanted = name === "mode" ? (last.pips ? "pips" : "tiles") : (last[name] || "");
+        var field = form.elements[name];
+        for (var i = 0; i < field.length; i++) field[i].checked = field[i].value === wanted;
+      });
+      seats.forEach(function (s) {
+        handField(s).value = (last.hands && last.hands[s]) || "";
+        pipsField(s).value = last.pips && last.pips[s] !== undefined ? last.pips[s] : "";
+      });
+      form.elements.time_up.checked = !!last.time_up;
+      form.elements.leader.value = last.leader || "";
+      form.elements.client_id.value = newClientId();
+      form.action = amendButton.dataset.url;
+      root.classList.add("amending");
+      changed();
+      form.scrollIntoView({ behavior: "smooth" });
+    });
+  }
+
+  render();
+  if (loadPending()) retryPending();
+  if (value("result")) schedulePreview();
+})();
