@@ -28,7 +28,7 @@ import re
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -48,7 +48,7 @@ from scoring.errors import (
 )
 from scoring.models import SEATS, Deal, Match, MatchVersion
 
-User = AbstractBaseUser | AnonymousUser
+User: TypeAlias = AbstractBaseUser | AnonymousUser
 
 MAX_PIN_FAILURES = 5
 PIN_PATTERN = re.compile(r"^\d{4,8}$")
@@ -175,7 +175,7 @@ def _protocol(match: Match) -> dict[str, Any]:
 def _log(
     match: Match,
     user: User,
-    action: str,
+    action: Any,  # a MatchVersion.Action (seen as a tuple without the Django mypy plugin)
     before: Any = None,
     after: Any = None,
     reason: str = "",
@@ -191,7 +191,7 @@ def _log(
 def _history_row(
     match: Match,
     user: User,
-    action: str,
+    action: Any,  # a MatchVersion.Action (seen as a tuple without the Django mypy plugin)
     before: Any,
     after: Any,
     reason: str = "",
