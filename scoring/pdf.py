@@ -206,6 +206,7 @@ def _deal_grid(sheet: Sheet, width: float, st: dict[str, ParagraphStyle]) -> Tab
     style.add("SPAN", (len(head1) - 1, 0), (len(head1) - 1, 1))
     style.add("ALIGN", (0, 0), (0, -1), "CENTER")
     if sheet.rows:
+        style.add("SPAN", (0, -1), (3, -1))
         style.add("FONTNAME", (0, -1), (-1, -1), FONT_BOLD)
         style.add("LINEABOVE", (0, -1), (-1, -1), 1.2, colors.black)
     table.setStyle(style)

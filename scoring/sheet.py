@@ -17,6 +17,8 @@ from django.utils.translation import gettext as _
 #: How many empty rows a blank protocol gets when the match does not end after a fixed number
 #: of deals (kozel, morskoy …): a page of rows the referee can fill by hand.
 OPEN_ENDED_ROWS = 16
+#: Spare rows of a blank protocol with a fixed number of deals: redeals take a row too.
+SPARE_ROWS = 2
 
 
 def seat_label(seat: str) -> str:
@@ -98,6 +100,8 @@ class Sheet:
     unclaimed_eggs: int
     next_leader: str | None
     blank_rows: int
+    #: rows of the blank form: the deals the rules play, and spare ones for redeals
+    planned_rows: int = 0
     url: str = ""
     facts: list[tuple[str, str]] = field(default_factory=list)
 
@@ -181,13 +185,8 @@ def build_sheet(match: Any, deals: Iterable[Any], url: str = "",
     else:
         winner_label = ""
     title = match.label or _("Match")
-    counted = sum(1 for r in rows if not r.is_redeal)
-    if rules.end == "deals":
-        blank = max(rules.deals - counted, 0)
-    else:
-        blank = max(OPEN_ENDED_ROWS - len(rows), 0)
-    if match.finished:
-        blank = 0
+    planned = rules.deals + SPARE_ROWS if rules.end == "deals" else OPEN_ENDED_ROWS
+    blank = 0 if match.finished else max(planned - len(rows), 0)
     return Sheet(
         match_id=match.pk,
         title=str(title),
@@ -207,6 +206,7 @@ def build_sheet(match: Any, deals: Iterable[Any], url: str = "",
         unclaimed_eggs=int(match.unclaimed_eggs or 0),
         next_leader=match.next_leader,
         blank_rows=blank,
+        planned_rows=planned,
         url=url,
         facts=facts or [],
     )

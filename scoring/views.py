@@ -361,9 +361,8 @@ class PdfView(MatchView):
 
 
 def blank_copy(sheet: Sheet) -> Sheet:
-    full = len([r for r in sheet.rows if not r.is_redeal]) + sheet.blank_rows
     return replace(sheet, rows=[], totals=[0] * len(sheet.totals), finished=False,
-                   winner=None, winner_label="", unclaimed_eggs=0, blank_rows=max(full, 8))
+                   winner=None, winner_label="", unclaimed_eggs=0, blank_rows=sheet.planned_rows)
 
 
 def qr_svg(url: str) -> str:
