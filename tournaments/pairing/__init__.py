@@ -1,0 +1,18 @@
+"""Pure pairing algorithms: plain data in, plain data out, no database, no Django.
+
+The Celery task (``tournaments.tasks``) loads standings and the whole pairing history once, turns
+them into the types below, calls one of these functions and writes the result in one transaction.
+
+    swiss(competitors, options)             fixed pairs (or teams) by the Swiss system
+    individual(players, options)            rotating partners, four to a table
+    round_robin(entry_ids)                  the whole Berger schedule
+    round_robin_round(entry_ids, number)    one round of it as a RoundPairing
+    teams(teams, options)                   team against team, pair against pair
+
+Every table and bye carries flags (see ``types.FLAGS``) that the organiser's page explains.
+"""
+
+from .types import FLAGS, Bye, Competitor, IndividualOptions, RoundPairing, SwissOptions, Table
+
+__all__ = ["FLAGS", "Bye", "Competitor", "IndividualOptions", "RoundPairing", "SwissOptions",
+           "Table"]

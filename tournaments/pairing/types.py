@@ -1,0 +1,89 @@
+"""The plain data the pairing algorithms take and return (the contract with ``tournaments.tasks``).
+
+Ids are the database ids of entries (pairs, teams) or players (individual format); the algorithms
+never look anything up. Standings order is given by ``rank`` (1 = first, ties already broken).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Why a table or bye came out as it did; the organiser's page explains each in ru and en.
+FLAGS = {
+    "float_up": "paired with a higher score group",
+    "float_down": "paired with a lower score group",
+    "bye": "no opponent this round",
+    "rematch": "these sides met before: no rematch-free pairing existed",
+    "rematch_avoided": "the natural opponent was a rematch and was avoided",
+    "partner_repeated": "partners again: it could not be avoided",
+    "same_club": "same club: it could not be avoided",
+    "seat_repeated": "same seat (NS/EW) as last time: it could not be balanced",
+    "by_seed": "round 1 by seed: top half against bottom half",
+    "by_lot": "round 1 by lot",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Competitor:
+    """One entry (or one player in the individual format) as the pairing sees it."""
+
+    id: int
+    rank: int
+    score: float = 0.0
+    seed: int | None = None
+    club: int | None = None
+    byes: int = 0
+    ns_count: int = 0
+    ew_count: int = 0
+    #: the seat of the last round played, "NS" or "EW" ("" if none)
+    last_seat: str = ""
+    opponents: frozenset[int] = frozenset()
+    partners: frozenset[int] = frozenset()
+    #: teams: the ids of the team's pairs, strongest first
+    members: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One table: the NS side and the EW side (one id each for pairs; two partners each for the
+    individual format, seated N+S and E+W; for teams, the pair ids)."""
+
+    number: int
+    ns: tuple[int, ...]
+    ew: tuple[int, ...]
+    flags: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Bye:
+    id: int
+    flags: frozenset[str] = frozenset({"bye"})
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPairing:
+    tables: tuple[Table, ...]
+    byes: tuple[Bye, ...] = ()
+    #: human-readable remarks for the organiser (English; the page translates the flags)
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SwissOptions:
+    round_number: int
+    #: round 1: "seed" (top half against bottom half) or "lot"
+    first_round: str = "seed"
+    #: avoid same-club opponents in rounds up to this number (0: never)
+    avoid_same_club_until: int = 0
+    #: seed of the random generator for lots, so that a re-run gives the same pairing
+    random_seed: int = 0
+    #: table numbers start here (table 1 is the leaders' table)
+    first_table: int = 1
+    ids_excluded: frozenset[int] = field(default_factory=frozenset)
+
+
+@dataclass(frozen=True, slots=True)
+class IndividualOptions:
+    round_number: int
+    random_seed: int = 0
+    first_table: int = 1
