@@ -135,7 +135,11 @@ class VersionInSerializer(serializers.Serializer):
 
 
 class SubmitInSerializer(VersionInSerializer):
-    confirm_pin = serializers.CharField(required=False, allow_blank=True, write_only=True)
+    pass
+
+
+class PinInSerializer(serializers.Serializer):
+    pin = serializers.CharField(write_only=True, help_text="4 to 8 digits")
 
 
 class ConfirmInSerializer(serializers.Serializer):
@@ -320,8 +324,20 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             services.submit(
                 self._pk(), request.user,
                 expected_version=_expected_version(request, form.validated_data),
-                confirm_pin=form.validated_data.get("confirm_pin") or None,
             )  # fmt: skip
+            return self._protocol()
+
+        return self._run(call)
+
+    @extend_schema(request=PinInSerializer, responses={200: MatchOutSerializer, **_WRITE_ERRORS})
+    @action(detail=True, methods=["post"])
+    def pin(self, request: Request, pk: str) -> Response:
+        """The desk issues the PIN the opposing captain types to confirm the protocol."""
+        form = PinInSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+
+        def call() -> Response:
+            services.set_confirm_pin(self._pk(), request.user, form.validated_data["pin"])
             return self._protocol()
 
         return self._run(call)

@@ -84,9 +84,12 @@ class DealForm(forms.Form):
 
 class SubmitForm(forms.Form):
     expected_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
-    confirm_pin = forms.CharField(
-        label=_("PIN for the opposing captain (optional)"), required=False, max_length=8,
-        help_text=_("4 to 8 digits. The captain types it on this phone to confirm."),
+
+
+class PinForm(forms.Form):
+    pin = forms.CharField(
+        label=_("PIN for the opposing captain"), max_length=8,
+        help_text=_("4 to 8 digits. Give it to the captain privately, not to the referee."),
         widget=forms.PasswordInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )  # fmt: skip
 

@@ -76,6 +76,11 @@ class Match(models.Model):
     #: hashed PIN of the opposing captain, who may confirm on the referee's phone
     confirm_pin = models.CharField(_("confirmation PIN"), max_length=128, blank=True)
     pin_failures = models.PositiveSmallIntegerField(_("wrong PIN attempts"), default=0)
+    #: who issued the PIN (the desk); a PIN the submitter issued cannot confirm their protocol
+    pin_set_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("PIN issued by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )  # fmt: skip
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("created by"), null=True, blank=True,
         on_delete=models.SET_NULL, related_name="+",
@@ -179,6 +184,7 @@ class MatchVersion(models.Model):
         SUBMIT = "submit", _("Submitted")
         CONFIRM = "confirm", _("Confirmed")
         CORRECT = "correct", _("Corrected")
+        SET_PIN = "set_pin", _("Captain's PIN issued")
 
     match = models.ForeignKey(
         Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="history"

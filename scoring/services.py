@@ -12,7 +12,8 @@ Views, the API, the admin and the tournaments app call these and nothing else to
     preview_deal(match_id, deal) -> DealVerdict        what would be written; nothing stored
     amend_last_deal(match_id, deal, user, n=None, expected_version=None) -> Deal
     delete_last_deal(match_id, user, n=None, expected_version=None) -> Match
-    submit(match_id, user, expected_version=None, confirm_pin=None) -> Match
+    set_confirm_pin(match_id, user, pin) -> Match            (desk only)
+    submit(match_id, user, expected_version=None) -> Match
     confirm(match_id, user, pin=None) -> Match
     correct(match_id, user, deals, reason, expected_version=None) -> Match
 
@@ -289,6 +290,8 @@ def create_match(
     for seat, player_id in seat_ids.items():
         if player_id not in found:
             raise ScoringError.one("unknown_player", _("No such player."), f"seats.{seat}")
+    if confirm_pin and not is_desk(user):
+        raise _pin_desk_only()
     pin_hash = make_password(_valid_pin(confirm_pin)) if confirm_pin else ""
     stored = rules.to_dict()
     with transaction.atomic():
@@ -300,6 +303,7 @@ def create_match(
             rules=stored,
             referee=referee,
             confirm_pin=pin_hash,
+            pin_set_by=user if pin_hash else None,
             created_by=user if user.is_authenticated else None,
             **{f"seat_{seat.lower()}_id": pid for seat, pid in seat_ids.items()},
         )
@@ -434,10 +438,35 @@ def delete_last_deal(
     return match
 
 
-def submit(
-    match_id: int, user: User, expected_version: int | None = None, confirm_pin: str | None = None
-) -> Match:
-    """Hand in a finished protocol for confirmation; ``confirm_pin`` sets the captain's PIN."""
+def _pin_desk_only() -> NotAllowed:
+    return NotAllowed.one(
+        "pin_desk_only",
+        _("Only the chief referee or an organiser issues the captains' PIN."),
+        "confirm_pin",
+    )
+
+
+def set_confirm_pin(match_id: int, user: User, pin: str) -> Match:
+    """Issue (or replace) the PIN the opposing captain types to confirm; the desk only.
+
+    The PIN stands for the captain's signature, so whoever will submit the protocol must not be
+    able to choose it: referees cannot set it, and a PIN issued by the submitter is not accepted.
+    """
+    with transaction.atomic():
+        match = _lock(match_id)
+        if not is_desk(user):
+            raise _pin_desk_only()
+        if match.status == Match.Status.CONFIRMED:
+            raise Conflict([error("not_editable", _("The protocol is already confirmed."))], match)
+        match.confirm_pin = make_password(_valid_pin(pin))
+        match.pin_set_by = user  # type: ignore[assignment]
+        match.pin_failures = 0
+        _log(match, user, MatchVersion.Action.SET_PIN, None, {"pin": "set"})
+    return match
+
+
+def submit(match_id: int, user: User, expected_version: int | None = None) -> Match:
+    """Hand in a finished protocol for confirmation."""
     with transaction.atomic():
         match = _lock(match_id)
         _require_writer(user, match)
@@ -448,9 +477,6 @@ def submit(
                 "not_finished",
                 _("The match is not over yet; record the remaining deals (or time) first."),
             )
-        if confirm_pin:
-            match.confirm_pin = make_password(_valid_pin(confirm_pin))
-            match.pin_failures = 0
         before = {"status": match.status}
         match.status = Match.Status.SUBMITTED
         match.submitted_by = user if user.is_authenticated else None  # type: ignore[assignment]
@@ -476,7 +502,11 @@ def confirm(match_id: int, user: User, pin: str | None = None) -> Match:
         if not user.is_authenticated:
             raise NotAllowed.one("not_allowed", _("Sign in to confirm a protocol."))
         if pin:
-            if not match.confirm_pin or match.pin_failures >= MAX_PIN_FAILURES:
+            issued_by_submitter = (
+                match.pin_set_by_id is not None and match.pin_set_by_id == match.submitted_by_id
+            )
+            if not match.confirm_pin or match.pin_failures >= MAX_PIN_FAILURES \
+                    or issued_by_submitter:
                 raise NotAllowed.one(
                     "pin_unavailable",
                     _("Confirmation by PIN is not available for this match; ask the chief "

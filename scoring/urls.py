@@ -16,6 +16,7 @@ urlpatterns = [
     path("matches/<int:pk>/deals/last/delete/", views.DeleteLastView.as_view(), name="delete_last"),
     path("matches/<int:pk>/submit/", views.SubmitView.as_view(), name="submit"),
     path("matches/<int:pk>/confirm/", views.ConfirmView.as_view(), name="confirm"),
+    path("matches/<int:pk>/pin/", views.PinView.as_view(), name="pin"),
     path("matches/<int:pk>/correct/", views.CorrectView.as_view(), name="correct"),
     path("matches/<int:pk>/history/", views.HistoryView.as_view(), name="history"),
     path("matches/<int:pk>/print/", views.PrintView.as_view(), name="print"),

@@ -30,6 +30,7 @@ from scoring.forms import (
     CorrectionForm,
     DealForm,
     MatchForm,
+    PinForm,
     SubmitForm,
 )
 from scoring.models import Match
@@ -75,6 +76,7 @@ class MatchView(View):
             "editable": match.status in services.EDITABLE,
             "is_desk": services.is_desk(user),
             "can_correct": services.can_correct(user),
+            "pin_form": PinForm(),
             **extra,
         }
 
@@ -267,8 +269,7 @@ class SubmitView(MatchView):
         if form.is_valid():
             try:
                 services.submit(self.match.pk, request.user,
-                                expected_version=form.cleaned_data["expected_version"],
-                                confirm_pin=form.cleaned_data["confirm_pin"] or None)
+                                expected_version=form.cleaned_data["expected_version"])
             except ScoringError as err:
                 for item in err.errors:
                     form.add_error(None, item["message"])
@@ -298,6 +299,26 @@ class ConfirmView(LoginRequiredMixin, MatchView):
                 return redirect("scoring:sheet", pk=self.match.pk)
         self.reload()
         return render(request, "scoring/confirm.html", self.context(form=form), status=400)
+
+
+class PinView(LoginRequiredMixin, MatchView):
+    """The desk issues the captain's PIN (the form sits on the sheet page for desk users)."""
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        form = PinForm(request.POST)
+        if form.is_valid():
+            try:
+                services.set_confirm_pin(self.match.pk, request.user, form.cleaned_data["pin"])
+            except ScoringError as err:
+                for item in err.errors:
+                    messages.error(request, item["message"])
+            else:
+                messages.success(request, _("The captain's PIN was issued."))
+        else:
+            for problems in form.errors.values():
+                for problem in problems:
+                    messages.error(request, problem)
+        return redirect("scoring:sheet", pk=self.match.pk)
 
 
 class CorrectView(LoginRequiredMixin, MatchView):

@@ -343,3 +343,10 @@ def test_the_schema_lists_the_match_endpoints():
         "/api/v1/matches/{id}/submit/", "/api/v1/matches/{id}/confirm/",
         "/api/v1/matches/{id}/corrections/", "/api/v1/matches/{id}/history/",
     } <= paths  # fmt: skip
+
+
+def test_only_the_desk_issues_a_pin_through_the_api(match, referee, chief):
+    refused = client_for(referee).post(url(match, "pin/"), {"pin": "9753"}, format="json")
+    assert refused.status_code == 403 and codes(refused) == ["pin_desk_only"]
+    issued = client_for(chief).post(url(match, "pin/"), {"pin": "9753"}, format="json")
+    assert issued.status_code == 200 and issued.json()["has_pin"] is True

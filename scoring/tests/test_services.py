@@ -283,16 +283,41 @@ def test_after_submission_deals_cannot_change(match, referee, chief, deals):
     assert snapshot(match) == before
 
 
-def test_submit_records_who_and_can_set_the_captains_pin(referee, deals):
+def test_submit_records_who(referee, deals):
     match = services.create_match(user=referee)
     record_all(match, referee, deals)
-    with pytest.raises(ScoringError) as caught:
-        services.submit(match.pk, referee, confirm_pin="12")
-    assert caught.value.codes == ["bad_pin"]
-    m = services.submit(match.pk, referee, confirm_pin="8642")
+    m = services.submit(match.pk, referee)
     assert (m.status, m.submitted_by) == (Match.Status.SUBMITTED, referee)
-    assert m.confirm_pin and "8642" not in m.confirm_pin
     assert m.history.last().action == "submit"
+
+
+def test_only_the_desk_issues_the_captains_pin(chief, referee, deals):
+    with pytest.raises(NotAllowed) as caught:
+        services.create_match(user=referee, confirm_pin="8642")
+    assert caught.value.codes == ["pin_desk_only"]
+    match = services.create_match(user=referee)
+    with pytest.raises(NotAllowed) as caught:
+        services.set_confirm_pin(match.pk, referee, "8642")
+    assert caught.value.codes == ["pin_desk_only"] and not fresh(match).confirm_pin
+    with pytest.raises(ScoringError) as caught:
+        services.set_confirm_pin(match.pk, chief, "12")
+    assert caught.value.codes == ["bad_pin"]
+    m = services.set_confirm_pin(match.pk, chief, "8642")
+    assert m.confirm_pin and "8642" not in m.confirm_pin and m.pin_set_by == chief
+    assert m.history.last().action == "set_pin"
+    record_all(match, referee, deals)
+    services.submit(match.pk, referee)
+    assert services.confirm(match.pk, referee, pin="8642").status == Match.Status.CONFIRMED
+
+
+def test_a_pin_issued_by_the_submitter_cannot_confirm_their_protocol(chief, deals):
+    match = services.create_match(user=chief, referee=chief, confirm_pin="8642")
+    record_all(match, chief, deals)
+    services.submit(match.pk, chief)
+    with pytest.raises(NotAllowed) as caught:
+        services.confirm(match.pk, chief, pin="8642")
+    assert caught.value.codes == ["pin_unavailable"]
+    assert fresh(match).status == Match.Status.SUBMITTED
 
 
 # --- confirm ----------------------------------------------------------------------------------

@@ -272,3 +272,19 @@ def test_english_sheet(client, referee, match) -> None:
     finally:
         translation.activate("ru")  # the request left English active in this thread
     assert "Save the deal" in html and "domino" in html
+
+
+def test_the_desk_issues_the_captains_pin_on_the_sheet_and_a_referee_cannot(
+    match: Match, referee: Any, chief: Any, client: Any
+) -> None:
+    client.force_login(referee)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert "pin-issue-form" not in page
+    client.post(f"/matches/{match.pk}/pin/", {"pin": "9753"})
+    match.refresh_from_db()
+    assert match.pin_set_by == chief  # unchanged: the fixture's PIN, issued by the chief
+    client.force_login(chief)
+    assert "pin-issue-form" in client.get(f"/matches/{match.pk}/").content.decode()
+    assert client.post(f"/matches/{match.pk}/pin/", {"pin": "9753"}).status_code == 302
+    match.refresh_from_db()
+    assert match.pin_failures == 0 and match.history.last().action == "set_pin"
