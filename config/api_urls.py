@@ -5,11 +5,21 @@ from rest_framework.routers import DefaultRouter
 
 from accounts.api import MeView, ObtainTokenView
 from scoring.api import MatchViewSet
-from tournaments.api import TournamentViewSet
+from tournaments.api import (
+    ClubViewSet,
+    EntryViewSet,
+    PlayerViewSet,
+    RoundViewSet,
+    TournamentViewSet,
+)
 
 router = DefaultRouter()
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("matches", MatchViewSet, basename="match")
+router.register("clubs", ClubViewSet, basename="club")
+router.register("players", PlayerViewSet, basename="player")
+router.register("entries", EntryViewSet, basename="entry")
+router.register("rounds", RoundViewSet, basename="round")
 
 urlpatterns = [
     path("auth/token/", ObtainTokenView.as_view(), name="api-token"),

@@ -1,10 +1,12 @@
 """Tables of the tournaments app and the invariants the database enforces for them.
 
-Kept small on purpose: rounds, pairings, availability and standings snapshots come in later
-issues. ``Tournament.rules_preset`` and ``rules_options`` are validated by the rules engine
+Rounds and their pairings live here too; standings snapshots come in a later issue.
+``Tournament.rules_preset`` and ``rules_options`` are validated by the rules engine
 (``rules.make_rules``) in ``Tournament.clean``, so the admin and every form built on the model
 refuse rules the engine cannot judge.
 """
+
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -15,6 +17,23 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from rules import Rules, RulesError, make_rules
+
+#: tie-breaks an organiser may order (standings compute them in a later issue)
+TIE_BREAKS: dict[str, Any] = {
+    "match_points": _("match points"),
+    "wins": _("wins"),
+    "difference": _("points difference"),
+    "points": _("points scored"),
+    "efectividad": _("efectividad (points for minus against, per match)"),
+    "buchholz": _("Buchholz (opponents' match points)"),
+    "head_to_head": _("head-to-head"),
+}
+
+
+def default_tie_breaks(preset: str) -> list[str]:
+    if preset == "international":
+        return ["wins", "efectividad", "points"]
+    return ["match_points", "difference", "buchholz", "head_to_head"]
 
 
 class Club(models.Model):
@@ -79,6 +98,15 @@ class Tournament(models.Model):
         RUNNING = "running", _("Running")
         FINISHED = "finished", _("Finished")
 
+    class ByeResult(models.TextChoices):
+        WIN = "win", _("a win")
+        DRAW = "draw", _("a draw")
+        LOSS = "loss", _("a loss")
+
+    class FirstRound(models.TextChoices):
+        SEED = "seed", _("by seed (top half against bottom half)")
+        LOT = "lot", _("by lot")
+
     name = models.CharField(_("name"), max_length=200)
     start_date = models.DateField(_("start date"), null=True, blank=True)
     end_date = models.DateField(_("end date"), null=True, blank=True)
@@ -96,6 +124,21 @@ class Tournament(models.Model):
         _("status"), max_length=20, choices=Status.choices, default=Status.REGISTRATION
     )
     public = models.BooleanField(_("public"), default=False)
+    points_win = models.PositiveSmallIntegerField(_("match points for a win"), default=2)
+    points_draw = models.PositiveSmallIntegerField(_("match points for a draw"), default=1)
+    points_loss = models.PositiveSmallIntegerField(_("match points for a loss"), default=0)
+    #: tie-break names in order (``TIE_BREAKS``); empty: the preset's default order
+    tie_breaks = models.JSONField(_("tie-break order"), default=list, blank=True)
+    bye_result = models.CharField(
+        _("a bye counts as"), max_length=10, choices=ByeResult.choices, default=ByeResult.WIN
+    )
+    avoid_same_club_until = models.PositiveSmallIntegerField(
+        _("avoid same-club opponents up to round"), default=0,
+        help_text=_("0: never avoided."),
+    )  # fmt: skip
+    first_round = models.CharField(
+        _("round 1"), max_length=10, choices=FirstRound.choices, default=FirstRound.SEED
+    )
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         verbose_name=_("organisers"),
@@ -129,8 +172,26 @@ class Tournament(models.Model):
         """The rules in force (raises ``rules.RulesError`` for settings the engine refuses)."""
         return make_rules(self.rules_preset, self.rules_options)
 
+    def tie_break_order(self) -> list[str]:
+        """The stored order, or the default of the rules preset."""
+        return list(self.tie_breaks) or default_tie_breaks(self.rules_preset)
+
+    def match_points(self, result: str) -> int:
+        """Match points for "win", "draw" or "loss"."""
+        return {"win": self.points_win, "draw": self.points_draw, "loss": self.points_loss}[result]
+
     def clean(self) -> None:
         super().clean()
+        unknown = [name for name in self.tie_breaks or [] if name not in TIE_BREAKS]
+        if not isinstance(self.tie_breaks, list) or unknown:
+            raise ValidationError(
+                {"tie_breaks": _("Unknown tie-break: %(names)s.") % {"names": ", ".join(
+                    map(str, unknown or [self.tie_breaks]))}},
+                code="bad_tie_break",
+            )
+        if len(set(self.tie_breaks)) != len(self.tie_breaks):
+            raise ValidationError({"tie_breaks": _("A tie-break is listed twice.")},
+                                  code="bad_tie_break")  # fmt: skip
         try:
             self.rules  # noqa: B018 - building the rules is the check
         except RulesError as err:
@@ -166,6 +227,13 @@ class Entry(models.Model):
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.ACTIVE
     )
+    #: a late entry joins at this round (1: from the start); earlier rounds count as absent
+    joins_round = models.PositiveSmallIntegerField(_("plays from round"), default=1)
+    #: teams format: the club team this pair plays for (the team is an entry without players)
+    team = models.ForeignKey(
+        "self", verbose_name=_("team"), null=True, blank=True, on_delete=models.CASCADE,
+        related_name="pairs",
+    )  # fmt: skip
 
     class Meta:
         ordering = ["tournament", "seed", "name"]
@@ -180,7 +248,178 @@ class Entry(models.Model):
                 condition=Q(seed__isnull=False),
                 name="entry_seed_unique_in_tournament",
             ),
+            models.CheckConstraint(condition=Q(joins_round__gte=1), name="entry_joins_round_1_up"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def late(self) -> bool:
+        return self.joins_round > 1
+
+
+class EntryAbsence(models.Model):
+    """An entry that will not play one round (it gets neither a table nor a bye)."""
+
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="absences"
+    )
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["entry", "round_number"]
+        verbose_name = _("absence")
+        verbose_name_plural = _("absences")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entry", "round_number"], name="one_absence_per_entry_and_round"
+            ),
+            models.CheckConstraint(condition=Q(round_number__gte=1), name="absence_round_1_up"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} / {self.round_number}"
+
+
+class Round(models.Model):
+    """A round: ``new → pairing`` (a Celery job runs) ``→ paired`` (a draft the organiser may
+    review) ``→ published → finished``. A failed job returns the round to ``new`` with ``error``."""
+
+    class Status(models.TextChoices):
+        NEW = "new", _("New")
+        PAIRING = "pairing", _("Pairing")
+        PAIRED = "paired", _("Paired (draft)")
+        PUBLISHED = "published", _("Published")
+        FINISHED = "finished", _("Finished")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="round_set"
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.NEW
+    )
+    task_id = models.CharField(_("task id"), max_length=64, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    #: 0–100 while the job runs, and the step it is at
+    progress = models.PositiveSmallIntegerField(_("progress"), default=0)
+    step = models.CharField(_("step"), max_length=20, blank=True)
+    notes = models.JSONField(_("notes"), default=list, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("requested by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )  # fmt: skip
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    pairing_started_at = models.DateTimeField(_("pairing started"), null=True, blank=True)
+    paired_at = models.DateTimeField(_("paired"), null=True, blank=True)
+    published_at = models.DateTimeField(_("published"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_1_up"),
+            models.CheckConstraint(condition=Q(progress__lte=100), name="round_progress_100"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {self.number}"
+
+
+class Pairing(models.Model):
+    """A table of a round (its sides, seats, referee and scoring match), or a bye (no table)."""
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="pairings"
+    )
+    table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    seat_n = models.ForeignKey(
+        Player, verbose_name=_("seat N"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+",
+    )  # fmt: skip
+    seat_e = models.ForeignKey(
+        Player, verbose_name=_("seat E"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+",
+    )  # fmt: skip
+    seat_s = models.ForeignKey(
+        Player, verbose_name=_("seat S"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+",
+    )  # fmt: skip
+    seat_w = models.ForeignKey(
+        Player, verbose_name=_("seat W"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+",
+    )  # fmt: skip
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("referee"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="refereed_pairings",
+    )  # fmt: skip
+    flags = models.JSONField(_("flags"), default=list, blank=True)
+    locked = models.BooleanField(_("locked"), default=False)
+    match = models.OneToOneField(
+        "scoring.Match", verbose_name=_("match"), null=True, blank=True,
+        on_delete=models.PROTECT, related_name="pairing",
+    )  # fmt: skip
+
+    class Meta:
+        ordering = ["round", models.F("table").asc(nulls_last=True), "pk"]
+        verbose_name = _("pairing")
+        verbose_name_plural = _("pairings")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "table"], condition=Q(table__isnull=False),
+                name="one_pairing_per_table_and_round",
+            ),
+            models.CheckConstraint(condition=Q(table__isnull=True) | Q(table__gte=1),
+                                   name="pairing_table_1_up"),
+            # a bye has no table and no match
+            models.CheckConstraint(condition=Q(table__isnull=False) | Q(match__isnull=True),
+                                   name="bye_has_no_match"),
+        ]  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"{self.round} · {self.table or _('bye')}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.table is None
+
+
+class PairingEntry(models.Model):
+    """An entry's place in a round: its side at a table, or its bye. One per entry per round
+    (the round is repeated here so that the database can say so)."""
+
+    class Side(models.TextChoices):
+        NS = "NS", "NS"
+        EW = "EW", "EW"
+        BYE = "BYE", _("bye")
+
+    pairing = models.ForeignKey(
+        Pairing, verbose_name=_("pairing"), on_delete=models.CASCADE, related_name="places"
+    )
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="places"
+    )
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.PROTECT, related_name="places"
+    )
+    side = models.CharField(_("side"), max_length=3, choices=Side.choices)
+    #: order within the side (individual format: 0 sits N or E, 1 sits S or W)
+    position = models.PositiveSmallIntegerField(_("position"), default=0)
+
+    class Meta:
+        ordering = ["pairing", "side", "position"]
+        verbose_name = _("place")
+        verbose_name_plural = _("places")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "entry"], name="one_place_per_entry_and_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pairing} {self.side} {self.entry_id}"
