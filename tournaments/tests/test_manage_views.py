@@ -59,7 +59,8 @@ def test_registration_page_adds_and_imports_entries(client, organiser, tournamen
     assert "Строка 2: у участника «Рыба» игроков: 1, а нужно 2." in page.content.decode()
     good = io.BytesIO("entry;last_name\nРыба;Сидоров\nРыба;Попов\n".encode())
     good.name = "good.csv"
-    assert client.post(f"/manage/{tournament.pk}/entries/import/", {"file": good}).status_code == 302
+    answer = client.post(f"/manage/{tournament.pk}/entries/import/", {"file": good})
+    assert answer.status_code == 302
     assert tournament.entries.count() == 2
     client.post(f"/manage/{tournament.pk}/entries/{entry.pk}/withdraw/")
     entry.refresh_from_db()
