@@ -3,8 +3,8 @@
 ``Judge(rules)`` checks one referee record at a time against a ``MatchState`` and, when the
 record is legal, applies it. ``Judge.fold(deals)`` judges a whole match. The engine takes plain
 data (the deal shape of RULES.md section 13) and returns plain data; it never touches a database
-or a web request.
-A refused deal changes nothing in the state, so the deals after it are judged as if it were absent.
+or a web request. A refused deal changes nothing in the state, so the deals after it are judged
+as if it were absent.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class MatchState:
     end: str | None = None
     winner: str | None = None
     overtime: bool = False
-    #: eggs that went into a recorded amount, and amounts lost below the minimum (bookkeeping)
+    #: eggs taken by winners so far (with ``eggs`` pending: every egg laid is accounted for)
     eggs_claimed: int = 0
 
     def copy(self) -> MatchState:
@@ -65,7 +65,7 @@ class DealVerdict:
     eggs_claimed: int = 0
     discarded: dict[str, int] | None = None
 
-    def to_dict(self, lang: str | None = None) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "n": self.n, "ok": self.ok, "errors": [p.to_dict() for p in self.errors],
             "winner": self.winner,
