@@ -1,6 +1,7 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
-from tournaments.models import Club, Entry, Player, Tournament
+from tournaments.models import Club, Entry, EntryAbsence, Pairing, Player, Round, Tournament
 
 
 @admin.register(Club)
@@ -37,3 +38,30 @@ class EntryAdmin(admin.ModelAdmin):
     list_filter = ["tournament", "status"]
     search_fields = ["name"]
     autocomplete_fields = ["players", "club", "tournament"]
+
+
+class PairingInline(admin.TabularInline):
+    model = Pairing
+    extra = 0
+    fields = ["table", "seat_n", "seat_e", "seat_s", "seat_w", "referee", "flags", "locked",
+              "match"]  # fmt: skip
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    """Read-only: rounds change through the organiser's pages and the pairing task."""
+
+    list_display = ["tournament", "number", "status", "progress", "paired_at", "published_at"]
+    list_filter = ["status"]
+    readonly_fields = [f.name for f in Round._meta.fields]
+    inlines = [PairingInline]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(EntryAbsence)
+class EntryAbsenceAdmin(admin.ModelAdmin):
+    list_display = ["entry", "round_number", "reason"]

@@ -246,3 +246,18 @@ def test_too_few_entries_or_rounds_are_refused(tournament, organiser, pairs) -> 
     with pytest.raises(Conflict) as refused:
         rounds.start_pairing(organiser, tournament.pk)
     assert refused.value.codes == ["all_paired"]
+
+
+def test_loading_for_the_algorithm_takes_the_same_few_queries_however_long_the_history(
+    tournament, organiser, pairs, django_capture_on_commit_callbacks,
+    django_assert_max_num_queries,
+) -> None:
+    pairs(tournament, 8)
+    for _ in range(3):
+        paired = pair(organiser, tournament, django_capture_on_commit_callbacks)
+        rounds.publish(organiser, paired.pk)
+    round_ = Round.objects.create(tournament=tournament, number=4)
+    with django_assert_max_num_queries(4):
+        plan = rounds.plan_round(Round.objects.select_related("tournament").get(pk=round_.pk))
+    assert len(plan.tables) == 4
+    assert {c.id: c for c in CALLS[-1]}[CALLS[-1][0].id].ns_count == 3
