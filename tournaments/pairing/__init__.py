@@ -10,9 +10,27 @@ them into the types below, calls one of these functions and writes the result in
     teams(teams, options)                   team against team, pair against pair
 
 Every table and bye carries flags (see ``types.FLAGS``) that the organiser's page explains.
+Swiss and the individual format are maximum-weight matchings (``matching``) with the pairing rules
+as tiers of one integer weight; their module docstrings say which rule outranks which.
 """
 
+from .individual import individual
+from .round_robin import round_robin, round_robin_round
+from .swiss import swiss
+from .teams import teams
 from .types import FLAGS, Bye, Competitor, IndividualOptions, RoundPairing, SwissOptions, Table
 
-__all__ = ["FLAGS", "Bye", "Competitor", "IndividualOptions", "RoundPairing", "SwissOptions",
-           "Table"]
+__all__ = [
+    "FLAGS",
+    "Bye",
+    "Competitor",
+    "IndividualOptions",
+    "RoundPairing",
+    "SwissOptions",
+    "Table",
+    "individual",
+    "round_robin",
+    "round_robin_round",
+    "swiss",
+    "teams",
+]

@@ -87,3 +87,5 @@ class IndividualOptions:
     round_number: int
     random_seed: int = 0
     first_table: int = 1
+    #: round 1: "seed" (players' seeds, then ranks) or "lot" (shuffled with ``random_seed``)
+    first_round: str = "seed"
