@@ -115,7 +115,9 @@ def start_pairing(user: User, tournament_id: int) -> Round:
 
 
 def _locked_round(user: User, round_id: int, *statuses: str) -> Round:
-    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_id)
+    round_ = (
+        Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_id)
+    )
     require_manager(user, round_.tournament)
     if statuses and round_.status not in statuses:
         raise Conflict.one(
@@ -200,7 +202,7 @@ def plan_round(round_: Round) -> Plan:
             for i, t in enumerate(ranked, 1)
         ]
         _require(len(competitors) >= 2, _("At least two teams are needed."))
-        result = algorithms.teams(competitors, swiss_options)
+        result = _call(algorithms.teams, competitors, swiss_options)
     else:
         entries = _available(tournament, number, locked)
         ranked = selectors.ranked(entries, records)
@@ -208,16 +210,26 @@ def plan_round(round_: Round) -> Plan:
         competitors = [_competitor(e, i, records.get(e.pk, empty)) for i, e in enumerate(ranked, 1)]
         if tournament.format == Tournament.Format.INDIVIDUAL:
             _require(len(competitors) >= 4, _("At least four players are needed."))
-            result = algorithms.individual(
-                competitors, IndividualOptions(round_number=number, random_seed=seed)
-            )
+            result = _call(
+                algorithms.individual, competitors,
+                IndividualOptions(round_number=number, random_seed=seed),
+            )  # fmt: skip
         elif tournament.system == Tournament.System.ROUND_ROBIN:
             _require(len(competitors) >= 2, _("At least two entries are needed."))
             result = _round_robin(tournament, number, {c.id for c in competitors})
         else:
             _require(len(competitors) >= 2, _("At least two entries are needed."))
-            result = algorithms.swiss(competitors, swiss_options)
+            result = _call(algorithms.swiss, competitors, swiss_options)
     return _as_plan(tournament, result)
+
+
+def _call(algorithm: Any, *args: Any) -> RoundPairing:
+    """The algorithms refuse impossible input with ValueError: a failure the organiser sees."""
+    try:
+        result: RoundPairing = algorithm(*args)
+    except ValueError as err:
+        raise PairingFailed.one("cannot_pair", str(err)) from err
+    return result
 
 
 def _require(condition: bool, message: str) -> None:
@@ -229,7 +241,7 @@ def _round_robin(tournament: Tournament, number: int, present: set[int]) -> Roun
     """Berger tables over every active entry (the schedule must not move); a table whose
     opponent is away this round leaves the present one with a bye."""
     everyone = tournament.entries.filter(status=Entry.Status.ACTIVE).order_by("seed", "pk")
-    full = algorithms.round_robin_round([e.pk for e in everyone], number)
+    full = _call(algorithms.round_robin_round, [e.pk for e in everyone], number)
     tables = []
     byes = [bye for bye in full.byes if bye.id in present]
     for table in full.tables:
@@ -294,7 +306,7 @@ def run_pairing(round_id: int) -> str:
     plan = plan_round(round_)
     _progress(round_id, 60, "writing")
     with transaction.atomic():
-        round_ = Round.objects.select_for_update().select_related(
+        round_ = Round.objects.select_for_update(of=("self",)).select_related(
             "tournament", "requested_by"
         ).get(pk=round_id)
         if round_.status != Round.Status.PAIRING:

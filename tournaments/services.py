@@ -71,6 +71,11 @@ def locked_tournament(user: User, tournament_id: int) -> Tournament:
     return tournament
 
 
+def _locked_entry(entry_id: int) -> Entry:
+    entries = Entry.objects.select_for_update(of=("self",)).select_related("tournament")
+    return entries.get(pk=entry_id)
+
+
 def _validation_errors(err: ValidationError) -> TournamentError:
     items = []
     for field, messages in err.message_dict.items():
@@ -206,7 +211,7 @@ def update_entry(
     user: User, entry_id: int, *, players: Iterable[Player] | None = None, **fields: Any
 ) -> Entry:
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().select_related("tournament").get(pk=entry_id)
+        entry = _locked_entry(entry_id)
         require_manager(user, entry.tournament)
         for name, value in fields.items():
             if name not in ENTRY_FIELDS:
@@ -220,7 +225,7 @@ def update_entry(
 
 def _set_status(user: User, entry_id: int, status: str) -> Entry:
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().select_related("tournament").get(pk=entry_id)
+        entry = _locked_entry(entry_id)
         require_manager(user, entry.tournament)
         if status == Entry.Status.ACTIVE and entry.status != status:
             _check_players(entry.tournament, list(entry.players.all()), entry)
@@ -243,7 +248,7 @@ def set_absence(
 ) -> Entry:
     """Mark (or unmark) an entry absent for a round that has not been paired yet."""
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().select_related("tournament").get(pk=entry_id)
+        entry = _locked_entry(entry_id)
         tournament = entry.tournament
         require_manager(user, tournament)
         if not 1 <= round_number <= tournament.rounds:

@@ -261,3 +261,40 @@ def test_loading_for_the_algorithm_takes_the_same_few_queries_however_long_the_h
         plan = rounds.plan_round(Round.objects.select_related("tournament").get(pk=round_.pk))
     assert len(plan.tables) == 4
     assert {c.id: c for c in CALLS[-1]}[CALLS[-1][0].id].ns_count == 3
+
+
+def test_round_robin_follows_the_berger_schedule_with_a_bye_for_an_odd_count(
+    tournament, organiser, pairs, django_capture_on_commit_callbacks
+) -> None:
+    Tournament.objects.filter(pk=tournament.pk).update(system="round_robin")
+    entries = pairs(tournament, 5)
+    met: dict[int, set[int]] = {e.pk: set() for e in entries}
+    for _ in range(5):
+        round_ = pair(organiser, tournament, django_capture_on_commit_callbacks)
+        assert round_.status == Round.Status.PAIRED, round_.error
+        assert PairingEntry.objects.filter(round=round_, side="BYE").count() == 1
+        for ns, ew in sides(round_).values():
+            met[ns[0]].add(ew[0])
+            met[ew[0]].add(ns[0])
+        rounds.publish(organiser, round_.pk)
+    assert all(len(opponents) == 4 for opponents in met.values())
+
+
+def test_individual_format_seats_four_players_with_partners_opposite(
+    organiser, django_capture_on_commit_callbacks
+) -> None:
+    from tournaments.tests.factories import PlayerFactory  # noqa: PLC0415
+
+    tournament = Tournament.objects.create(name="Личный", format="individual", rounds=3)
+    tournament.organisers.add(organiser)
+    for i in range(8):
+        entry = Entry.objects.create(tournament=tournament, name=f"Игрок {i}", seed=i + 1)
+        entry.players.set([PlayerFactory()])
+    round_ = pair(organiser, tournament, django_capture_on_commit_callbacks)
+    assert round_.status == Round.Status.PAIRED, round_.error
+    tables = sides(round_)
+    assert len(tables) == 2 and all(len(ns) == len(ew) == 2 for ns, ew in tables.values())
+    table = Pairing.objects.get(round=round_, table=1)
+    ns_players = {Entry.objects.get(pk=i).players.get().pk for i in tables[1][0]}
+    assert {table.seat_n_id, table.seat_s_id} == ns_players
+    assert len({table.seat_n_id, table.seat_e_id, table.seat_s_id, table.seat_w_id}) == 4
