@@ -243,11 +243,9 @@ class TournamentViewSet(
 
         def call() -> Response:
             round_ = rounds.start_pairing(request.user, tournament.pk)
-            data = selectors.round_data(selectors.round_with_pairings(
-                Round.objects.filter(pk=round_.pk)).get())  # fmt: skip
-            # the answer is the round as it was queued; the client polls GET /rounds/{id}/
-            data["status"] = Round.Status.PAIRING
-            return Response(data, status=status.HTTP_202_ACCEPTED)
+            # "pairing" while a worker has the job (the client polls GET /rounds/{id}/); in the
+            # embedded mode the eager task has already run and the answer says so
+            return _round_answer(round_.pk, status.HTTP_202_ACCEPTED)
 
         return _run(call)
 
@@ -333,9 +331,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 
         def call() -> Response:
             rounds.regenerate(request.user, round_.pk)
-            answer = _round_answer(round_.pk, status.HTTP_202_ACCEPTED)
-            answer.data["status"] = Round.Status.PAIRING  # type: ignore[index]
-            return answer
+            return _round_answer(round_.pk, status.HTTP_202_ACCEPTED)
 
         return _run(call)
 
