@@ -189,14 +189,14 @@ class Judge:
         if type(deal) is not dict and not isinstance(deal, Mapping):
             raise _Refused([_bad("a deal must be an object", "раздача должна быть объектом")])
         get = deal.get
-        result = get("result")
+        result, by, leader, hands = get("result"), get("by"), get("leader"), get("hands")
+        raw_boneyard, raw_lead, raw_last = get("boneyard"), get("lead_tile"), get("last_tiles")
+        raw_pips, raw_declared, time_up = get("pips"), get("declared"), get("time_up")
         if type(result) is not str or result not in RESULTS:
             raise _Refused([_bad("result must be domino, fish or redeal",
                                         "«result» должен быть «domino», «fish» или «redeal»")])
-        by = get("by")
         if by is not None and (type(by) is not str or by not in self.seat_set):
             by = self._seat(by, "by")
-        leader = get("leader")
         if leader is not None and (type(leader) is not str or leader not in self.seat_set):
             leader = self._seat(leader, "leader")
         if result == "domino" and by is None:
@@ -205,7 +205,6 @@ class Judge:
         problems: list[Problem] = []
         masks: dict[str, int] = {}
         seen = 0
-        hands = get("hands")
         if hands is not None:
             if type(hands) is not dict and not isinstance(hands, Mapping):
                 raise _Refused([_bad("hands must be an object of seat: tiles",
@@ -238,12 +237,10 @@ class Judge:
                 seen |= mask
                 masks[seat] = mask
         boneyard: int | None = None
-        raw_boneyard = get("boneyard")
         if raw_boneyard is not None:
             boneyard = _read_hand(raw_boneyard, seen, "boneyard", problems) or 0
             seen |= boneyard
         lead_tile: int | None = None
-        raw_lead = get("lead_tile")
         if raw_lead is not None:
             lead_tile = _TOKEN_TILE.get(raw_lead) if type(raw_lead) is str else None
             if lead_tile is None:
@@ -254,7 +251,6 @@ class Judge:
                     problems.append(_tile_problem(T.TileError("bad_tile", str(raw_lead)),
                                                   "lead_tile"))
         last_tiles: list[int] | None = None
-        raw_last = get("last_tiles")
         if raw_last is not None:
             last = _TOKEN_TILE.get(raw_last) if type(raw_last) is str else None
             if last is not None:
@@ -266,7 +262,6 @@ class Judge:
         if problems:
             raise _Refused(problems)
         pips: dict[str, int] = _NO_PIPS
-        raw_pips = get("pips")
         if raw_pips is not None:
             pips = {}
             if type(raw_pips) is not dict and not isinstance(raw_pips, Mapping):
@@ -285,7 +280,6 @@ class Judge:
                         f"очки места {seat} должны быть целым числом")])
                 pips[seat] = value
         declared: dict[str, int] | None = None
-        raw_declared = get("declared")
         if raw_declared is not None:
             if type(raw_declared) is not dict and not isinstance(raw_declared, Mapping):
                 raise _Refused([_bad("declared must be an object of side: points",
@@ -300,7 +294,7 @@ class Judge:
             raise _Refused([_bad("this game has no boneyard: all 28 tiles are dealt",
                                         "в этой игре нет базара: розданы все 28 костей")])
         return _Record(result, by, leader, masks, pips, boneyard, seen, lead_tile,
-                       last_tiles, declared, get("time_up") is True)
+                       last_tiles, declared, time_up is True)
 
     def _seat(self, value: Any, name: str) -> str | None:
         if value is None:
@@ -375,12 +369,11 @@ class Judge:
             # The finisher's hand is known to be empty: the structure check refused anything else.
             finisher = r.by if r.result == "domino" else None
             masks = r.masks
-            table_known = not self.boneyard_start or r.boneyard is not None
-            if table_known:
-                for seat in self.seats:
-                    if seat not in masks and seat != finisher:
-                        table_known = False
-                        break
+            # Known tile by tile: every hand written (the finisher's is empty), and the boneyard.
+            table_known = (
+                len(masks) + (finisher is not None and finisher not in masks) == self.players
+                and (not self.boneyard_start or r.boneyard is not None)
+            )
             empty = None
             if r.result == "fish":
                 empty = next((seat for seat, mask in masks.items() if not mask), None)
@@ -424,11 +417,9 @@ class Judge:
     def _line_problem(self, r: _Record, in_hands: int) -> Problem | None:
         """``not_a_line`` or ``not_blocked`` for a deal whose table is known tile by tile."""
         off = r.off_table
-        c0, c1, c2, c3 = off & 127, off >> 7 & 127, off >> 14 & 127, off >> 21 & 127
-        q0, q1, q2, q3 = _CHUNK_PARITY  # T.mask_parity and T.mask_edges, inline
-        odd = q0[c0] ^ q1[c1] ^ q2[c2] ^ q3[c3]
-        e0, e1, e2, e3 = _CHUNK_EDGES
-        edges = e0[c0] | e1[c1] | e2[c2] | e3[c3]
+        low, high = off & 16383, off >> 14  # T.mask_parity and T.mask_edges, inline
+        odd = _PARITY_LOW[low] ^ _PARITY_HIGH[high]
+        edges = _EDGES_LOW[low] | _EDGES_HIGH[high]
         # Numbers joined on the table: every pair (a, b) whose tile is not off the table.
         a0, a1, a2, a3 = 127 & ~edges, 127 & ~(edges >> 7), 127 & ~(edges >> 14), \
             127 & ~(edges >> 21)
@@ -544,7 +535,7 @@ class Judge:
             self.bonus_fish if r.result == "fish" else None)
         values = dict.fromkeys(self.sides, 0)
         masks, pips = r.masks, r.pips
-        p0, p1, p2, p3 = _CHUNK_PIPS
+        pips_low, pips_high = _PIPS_LOW, _PIPS_HIGH
         for seat, side in self.seat_sides:
             mask = masks.get(seat)
             if mask is None:
@@ -553,8 +544,7 @@ class Judge:
             elif bonus and mask in bonus:
                 values[side] += bonus[mask]
             else:  # T.mask_pips, inline: this runs for every hand of every deal
-                values[side] += (p0[mask & 127] + p1[mask >> 7 & 127] + p2[mask >> 14 & 127]
-                                 + p3[mask >> 21 & 127])
+                values[side] += pips_low[mask & 16383] + pips_high[mask >> 14]
         return values
 
     def _score(self, state: MatchState, r: _Record, leader: str | None, n: int,
@@ -697,7 +687,11 @@ class Judge:
     def _end(self, state: MatchState, r: _Record) -> None:
         rules = self.rules
         totals = state.totals
-        if rules.end != "deals" and max(totals.values()) < rules.target:
+        if rules.end == "deals":
+            if state.counted >= rules.deals:
+                self._finish(state, "deals", self._leading(totals, list(self.sides)))
+                return
+        elif max(totals.values()) < rules.target:
             pass
         elif rules.end == "target_wins":
             reached = [s for s in self.sides if totals[s] >= rules.target]
@@ -712,9 +706,6 @@ class Judge:
                 others = [s for s in self.sides if s not in reached]
                 self._finish(state, "target", self._leading(totals, others) if others else "draw")
                 return
-        elif state.counted >= rules.deals:
-            self._finish(state, "deals", self._leading(totals, list(self.sides)))
-            return
         if r.time_up or state.overtime:
             self._time(state, r)
 
@@ -767,9 +758,9 @@ def _bits(value: Any, where: str, problems: list[Problem]) -> list[int] | None:
 
 _BIT_OF = T.TOKEN_BIT.__getitem__
 _TOKEN_TILE = T.TOKEN_TILE
-_CHUNK_PIPS = T.CHUNK_PIPS
-_CHUNK_PARITY = T.CHUNK_PARITY
-_CHUNK_EDGES = T.CHUNK_EDGES
+_PIPS_LOW, _PIPS_HIGH = T.HALF_PIPS
+_PARITY_LOW, _PARITY_HIGH = T.HALF_PARITY
+_EDGES_LOW, _EDGES_HIGH = T.HALF_EDGES
 _NO_PIPS: dict[str, int] = {}  # shared, never written: most records give tiles, not pips
 
 

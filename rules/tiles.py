@@ -114,39 +114,40 @@ def format_tiles(tiles: Sequence[int] | int) -> str:
     return " ".join(NAMES[t] for t in items)
 
 
-def _chunk_table(values: tuple[int, ...], shift: int, xor: bool) -> tuple[int, ...]:
-    out = []
-    for sub in range(128):
-        acc = 0
-        for i in range(7):
-            if sub >> i & 1 and shift + i < TILE_COUNT:
-                acc = acc ^ values[shift + i] if xor else acc + values[shift + i]
-        out.append(acc)
-    return tuple(out)
+HALF = 14  # a mask is read as two halves of 14 tiles, each looked up in a table of 16,384
 
 
-# Per 7-tile chunk of a mask: pips, number-graph edges (distinct bits, so they add) and parity.
-CHUNK_PIPS = [_chunk_table(PIPS, 7 * c, False) for c in range(4)]
-CHUNK_EDGES = [_chunk_table(EDGE, 7 * c, False) for c in range(4)]
-CHUNK_PARITY = [_chunk_table(PARITY, 7 * c, True) for c in range(4)]
+def _half_table(values: tuple[int, ...], shift: int, xor: bool) -> tuple[int, ...]:
+    """``table[sub]``: the sum (or xor) of ``values`` over the tiles of a 14-bit half-mask."""
+    table = [0] * (1 << HALF)
+    for sub in range(1, 1 << HALF):
+        low = sub & -sub
+        value = values[shift + low.bit_length() - 1]
+        rest = table[sub ^ low]
+        table[sub] = rest ^ value if xor else rest + value
+    return tuple(table)
+
+
+# Per half of a mask: pips, number-graph edges (distinct bits, so they add) and parity.
+HALF_PIPS = (_half_table(PIPS, 0, False), _half_table(PIPS, HALF, False))
+HALF_EDGES = (_half_table(EDGE, 0, False), _half_table(EDGE, HALF, False))
+HALF_PARITY = (_half_table(PARITY, 0, True), _half_table(PARITY, HALF, True))
+_LOW = (1 << HALF) - 1
 
 
 def mask_pips(mask: int) -> int:
     """Pips of every tile in ``mask``."""
-    p0, p1, p2, p3 = CHUNK_PIPS
-    return p0[mask & 127] + p1[mask >> 7 & 127] + p2[mask >> 14 & 127] + p3[mask >> 21 & 127]
+    return HALF_PIPS[0][mask & _LOW] + HALF_PIPS[1][mask >> HALF]
 
 
 def mask_edges(mask: int) -> int:
     """The number-graph edges of the tiles in ``mask`` (bit ``7a+b`` and ``7b+a`` per tile)."""
-    e0, e1, e2, e3 = CHUNK_EDGES
-    return e0[mask & 127] | e1[mask >> 7 & 127] | e2[mask >> 14 & 127] | e3[mask >> 21 & 127]
+    return HALF_EDGES[0][mask & _LOW] | HALF_EDGES[1][mask >> HALF]
 
 
 def mask_parity(mask: int) -> int:
     """Numbers shown an odd number of times by the tiles in ``mask`` (doubles count twice)."""
-    q0, q1, q2, q3 = CHUNK_PARITY
-    return q0[mask & 127] ^ q1[mask >> 7 & 127] ^ q2[mask >> 14 & 127] ^ q3[mask >> 21 & 127]
+    return HALF_PARITY[0][mask & _LOW] ^ HALF_PARITY[1][mask >> HALF]
 
 
 _HEAVIEST_FIRST = sorted(PIPS, reverse=True)
