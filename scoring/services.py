@@ -7,6 +7,7 @@ Views, the API, the admin and the tournaments app call these and nothing else to
     create_match(*, user, rules_preset="sport", rules_options=None, players=None,
                  seats=None, referee=None, label="", table="", confirm_pin=None) -> Match
         seats: {"N": Player | player id | None, …}; referee: a user or None.
+    create_matches(user, [MatchSpec(...), …]) -> [Match]     a round's tables in bulk
     record_deal(match_id, deal, user, client_id=None, expected_version=None) -> RecordedDeal
         a retry with the same client_id returns the stored deal (``created`` False).
     preview_deal(match_id, deal) -> DealVerdict        what would be written; nothing stored
@@ -25,10 +26,11 @@ every caller enforces the same permissions.
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from django.contrib.auth.hashers import check_password, make_password
@@ -38,7 +40,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.roles import CHIEF_REFEREE, ORGANISER, REFEREE, has_role
-from rules import DealVerdict, Judge, MatchState, RulesError, make_rules
+from rules import DealVerdict, Judge, MatchState, Rules, RulesError, make_rules
 from scoring.errors import (
     Conflict,
     DealRefused,
@@ -249,22 +251,96 @@ def create_match(
     A referee who creates a match referees it (and cannot assign someone else); the desk may
     assign any referee. Seats not in play must be empty; one player cannot sit twice.
     """
+    spec = MatchSpec(rules_preset, dict(rules_options or {}), players, dict(seats or {}),
+                     referee, label, table, confirm_pin)  # fmt: skip
+    return create_matches(user, [spec])[0]
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """What ``create_matches`` needs for one match (the arguments of ``create_match``)."""
+
+    rules_preset: str = "sport"
+    rules_options: Mapping[str, Any] = field(default_factory=dict)
+    players: int | None = None
+    seats: Mapping[str, Any] = field(default_factory=dict)
+    referee: AbstractBaseUser | None = None
+    label: str = ""
+    table: str = ""
+    confirm_pin: str | None = None
+
+
+def create_matches(user: User, specs: Sequence[MatchSpec]) -> list[Match]:
+    """Many new matches at once (a round's tables), checked as ``create_match`` checks one.
+
+    One transaction and a fixed number of queries however many matches: the rules of each
+    distinct preset are resolved once, the players are looked up together, and the matches and
+    their history rows are inserted in bulk.
+    """
     if not can_create(user):
         raise NotAllowed.one("not_allowed", _("Only referees and organisers create matches."))
-    options = dict(rules_options or {})
-    try:
-        rules = make_rules(rules_preset, options, players)
-    except RulesError as err:
-        field = "rules_preset" if err.problem.extra.get("option") == "preset" else "rules_options"
-        raise ScoringError([problem_item(err.problem) | {"field": field}]) from err
-    if not is_desk(user):
-        if referee is not None and referee.pk != user.pk:
-            raise NotAllowed.one(
-                "not_allowed", _("Only the chief referee assigns another referee."), "referee"
-            )
-        referee = user  # type: ignore[assignment]
+    desk = is_desk(user)
+    resolved: dict[str, tuple[Rules, dict[str, Any]]] = {}
+    prepared: list[tuple[Match, dict[str, int | None]]] = []
+    for spec in specs:
+        options = dict(spec.rules_options)
+        key = json.dumps([spec.rules_preset, options, spec.players], sort_keys=True, default=str)
+        if key not in resolved:
+            try:
+                found = make_rules(spec.rules_preset, options, spec.players)
+                resolved[key] = (found, found.to_dict())  # the stored copy, built once
+            except RulesError as err:
+                field_name = ("rules_preset" if err.problem.extra.get("option") == "preset"
+                              else "rules_options")  # fmt: skip
+                raise ScoringError([problem_item(err.problem) | {"field": field_name}]) from err
+        rules, stored = resolved[key]
+        referee = spec.referee
+        if not desk:
+            if referee is not None and referee.pk != user.pk:
+                raise NotAllowed.one(
+                    "not_allowed", _("Only the chief referee assigns another referee."), "referee"
+                )
+            referee = user  # type: ignore[assignment]
+        if spec.confirm_pin and not desk:
+            raise _pin_desk_only()
+        seat_ids = _seat_ids(rules, spec.seats)
+        pin_hash = make_password(_valid_pin(spec.confirm_pin)) if spec.confirm_pin else ""
+        match = Match(
+            label=spec.label,
+            table=spec.table,
+            rules_preset=rules.preset,
+            rules_options=options,
+            rules=stored,
+            referee=referee,
+            confirm_pin=pin_hash,
+            pin_set_by=user if pin_hash else None,
+            created_by=user if user.is_authenticated else None,
+            **{f"seat_{seat.lower()}_id": pid for seat, pid in seat_ids.items()},
+        )
+        _apply_state(match, Judge(rules).start())
+        prepared.append((match, seat_ids))
+    # The seats' foreign keys are the only link to another app; no import of its models.
+    player_model = Match._meta.get_field("seat_n").related_model
+    wanted = {pid for _m, ids in prepared for pid in ids.values()}
+    found = set(player_model._default_manager.filter(pk__in=wanted).values_list("pk", flat=True))
+    for _match, ids in prepared:
+        for seat, player_id in ids.items():
+            if player_id not in found:
+                raise ScoringError.one("unknown_player", _("No such player."), f"seats.{seat}")
+    with transaction.atomic():
+        matches = Match.objects.bulk_create([m for m, _ids in prepared])
+        MatchVersion.objects.bulk_create(
+            MatchVersion(match=m, version=m.version, action=MatchVersion.Action.CREATE,
+                         user=user if user.is_authenticated else None, before=None,
+                         after=_summary(m))
+            for m in matches
+        )  # fmt: skip
+    return matches
+
+
+def _seat_ids(rules: Rules, seats: Mapping[str, Any]) -> dict[str, int | None]:
     seat_ids: dict[str, int | None] = {}
-    for seat, value in (seats or {}).items():
+    for seat, value in seats.items():
         if seat not in SEATS:
             raise ScoringError.one("bad_seat", _("Unknown seat %(seat)s.") % {"seat": seat},
                                    f"seats.{seat}")  # fmt: skip
@@ -283,34 +359,7 @@ def create_match(
                 "duplicate_player", _("A player cannot take two seats."), f"seats.{seat}"
             )
         seat_ids[seat] = int(player_id)
-    # The seats' foreign keys are the only link to another app; no import of its models.
-    player_model = Match._meta.get_field("seat_n").related_model
-    known = player_model._default_manager.filter(pk__in=seat_ids.values())
-    found = set(known.values_list("pk", flat=True))
-    for seat, player_id in seat_ids.items():
-        if player_id not in found:
-            raise ScoringError.one("unknown_player", _("No such player."), f"seats.{seat}")
-    if confirm_pin and not is_desk(user):
-        raise _pin_desk_only()
-    pin_hash = make_password(_valid_pin(confirm_pin)) if confirm_pin else ""
-    stored = rules.to_dict()
-    with transaction.atomic():
-        match = Match(
-            label=label,
-            table=table,
-            rules_preset=rules.preset,
-            rules_options=options,
-            rules=stored,
-            referee=referee,
-            confirm_pin=pin_hash,
-            pin_set_by=user if pin_hash else None,
-            created_by=user if user.is_authenticated else None,
-            **{f"seat_{seat.lower()}_id": pid for seat, pid in seat_ids.items()},
-        )
-        _apply_state(match, Judge(rules).start())
-        match.save()
-        _history_row(match, user, MatchVersion.Action.CREATE, None, _summary(match))
-    return match
+    return seat_ids
 
 
 def _summary(match: Match) -> dict[str, Any]:

@@ -319,35 +319,49 @@ def run_pairing(round_id: int) -> str:
         numbers = (n for n in range(1, 100_000) if n not in taken)
         ids = {i for t in plan.tables for i in (*t.ns, *t.ew)} | {i for i, _f in plan.byes}
         entries = Entry.objects.prefetch_related("players").in_bulk(ids)
+        # Every table, its places and its scoring match in bulk: a fixed number of queries
+        # however large the field (2,000 pairs are 1,000 tables).
+        tables = []
         for planned in plan.tables:
             ns = [entries[i] for i in planned.ns]
             ew = [entries[i] for i in planned.ew]
-            pairing = Pairing.objects.create(
-                round=round_, table=next(numbers), flags=list(planned.flags),
-                **{f"{field}_id": pid for field, pid in
-                   ((SEAT_FIELDS[s], p) for s, p in _seats(ns, ew).items())},
-            )  # fmt: skip
-            _places(pairing, ns, ew)
-            pairing.match = _create_match(pairing, ns, ew, user)
-            pairing.save(update_fields=["match"])
-        for entry_id, flags in plan.byes:
-            bye = Pairing.objects.create(round=round_, table=None, flags=list(flags))
-            PairingEntry.objects.create(pairing=bye, round=round_, entry_id=entry_id,
-                                        side=PairingEntry.Side.BYE)  # fmt: skip
+            tables.append((next(numbers), planned, ns, ew, _seats(ns, ew)))
+        label = f"{round_.tournament.name} · {_('round')} {round_.number}"
+        tournament = round_.tournament
+        specs = [
+            scoring.MatchSpec(tournament.rules_preset, tournament.rules_options,
+                              seats=seats, label=label, table=str(number))
+            for number, _planned, _ns, _ew, seats in tables
+        ]  # fmt: skip
+        try:
+            with override("ru"):
+                matches = scoring.create_matches(user, specs)
+        except ScoringError as err:
+            raise PairingFailed([dict(item) for item in err.errors]) from err
+        pairings = Pairing.objects.bulk_create(
+            Pairing(round=round_, table=number, flags=list(planned.flags), match=match,
+                    **{f"{SEAT_FIELDS[s]}_id": p for s, p in seats.items()})
+            for (number, planned, _ns, _ew, seats), match in zip(tables, matches, strict=True)
+        )  # fmt: skip
+        byes = Pairing.objects.bulk_create(
+            Pairing(round=round_, table=None, flags=list(flags)) for _id, flags in plan.byes
+        )
+        PairingEntry.objects.bulk_create(
+            [PairingEntry(pairing=pairing, round=round_, entry=entry, side=side,
+                          position=position)
+             for pairing, (_n, _p, ns, ew, _s) in zip(pairings, tables, strict=True)
+             for side, group in (("NS", ns), ("EW", ew))
+             for position, entry in enumerate(group)]
+            + [PairingEntry(pairing=bye, round=round_, entry_id=entry_id,
+                            side=PairingEntry.Side.BYE)
+               for bye, (entry_id, _flags) in zip(byes, plan.byes, strict=True)]
+        )  # fmt: skip
         round_.status = Round.Status.PAIRED
         round_.progress, round_.step, round_.error = 100, "done", ""
         round_.notes = plan.notes
         round_.paired_at = timezone.now()
         round_.save()
     return "paired"
-
-
-def _places(pairing: Pairing, ns: Sequence[Entry], ew: Sequence[Entry]) -> None:
-    PairingEntry.objects.bulk_create(
-        [PairingEntry(pairing=pairing, round_id=pairing.round_id, entry=entry, side=side,
-                      position=position)
-         for side, group in (("NS", ns), ("EW", ew)) for position, entry in enumerate(group)]
-    )  # fmt: skip
 
 
 def _drop_unlocked(round_: Round) -> None:
