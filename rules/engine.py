@@ -137,6 +137,7 @@ class Judge:
         else:
             self.side_of = {s: s for s in self.seats}
         self.side_set = frozenset(self.sides)
+        self.rotate = rules.next_lead == "rotate"
         self.players = rules.players
         self.seat_sides = tuple((s, self.side_of[s]) for s in self.seats)
         self.next_seat = {s: self.seats[(i + 1) % len(self.seats)]
@@ -637,7 +638,10 @@ class Judge:
                 if declared.get(s, 0) != recorded[s]:
                     _declared_refusal(declared, recorded)
 
-        next_leader = self._next_leader(r, leader, winner)
+        if self.rotate:
+            next_leader = self.next_seat[leader] if leader is not None else None
+        else:
+            next_leader = self._next_leader(r, leader, winner)
         instant = None
         if self.specials:
             instant = self._instant(state, r, leader, winner, totals)
