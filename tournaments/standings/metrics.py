@@ -1,0 +1,180 @@
+"""Per-participant metrics computed from plain games: no Django, no database.
+
+Every function takes the games of the rounds being counted (the caller has already dropped later
+rounds) and returns numbers; ordering and ranks live in ``ranking``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .types import VOLUNTARY, Game, Result, Settings
+
+
+def effective_result(game: Game, settings: Settings) -> Result:
+    """The result a round scores: a pairing-allocated bye scores as the settings say."""
+    if not game.played and game.kind == "bye":
+        return settings.bye_result
+    return game.result
+
+
+def game_efectividad(game: Game, settings: Settings) -> float:
+    """Efectividad of one round as federation software computes it.
+
+    Target reached: the winner gets T minus the loser's points, the loser the negative of that.
+    Time (or the fixed number of deals) ended it: plus or minus the difference. A forfeit gives
+    the offender -T and the other side +T/2; a bye gives +T/2. A requested absence and the rounds
+    after withdrawing give 0. Without a target, a played game gives its difference and an
+    unplayed round 0.
+    """
+    target = settings.target
+    if not game.played:
+        if target is None:
+            return 0.0
+        if game.kind in ("bye", "forfeit_win"):
+            return target / 2
+        if game.kind == "forfeit_loss":
+            return -float(target)
+        return 0.0
+    difference = float(game.points_for - game.points_against)
+    if target is None or game.end != "target" or game.result == "draw":
+        return difference
+    if game.result == "win":
+        return float(target - game.points_against)
+    return -float(target - game.points_for)
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """Sums over one participant's rounds (scores already net of sanctions)."""
+
+    match_points: int
+    wins: int
+    games_won: int
+    draws: int
+    losses: int
+    points_for: int
+    points_against: int
+    deals_won: int
+    efectividad: float
+    progressive: int
+
+    @property
+    def difference(self) -> int:
+        return self.points_for - self.points_against
+
+
+def totals(
+    games: Sequence[Game], settings: Settings, deductions: Mapping[int, int], last_round: int
+) -> Totals:
+    """Sum one participant's games; ``deductions`` maps a round to the match points deducted."""
+    by_round: dict[int, int] = {}
+    wins = games_won = draws = losses = 0
+    points_for = points_against = deals = 0
+    efectividad = 0.0
+    for game in games:
+        result = effective_result(game, settings)
+        by_round[game.round] = by_round.get(game.round, 0) + settings.points_for(result)
+        if result == "win":
+            wins += 1
+            games_won += game.played
+        elif result == "draw":
+            draws += 1
+        else:
+            losses += 1
+        points_for += game.points_for
+        points_against += game.points_against
+        deals += game.deals_won
+        efectividad += game_efectividad(game, settings)
+    for round_number, points in deductions.items():
+        by_round[round_number] = by_round.get(round_number, 0) - points
+    cumulative = progressive = 0
+    for round_number in range(1, last_round + 1):
+        cumulative += by_round.get(round_number, 0)
+        progressive += cumulative
+    return Totals(
+        match_points=sum(by_round.values()),
+        wins=wins,
+        games_won=games_won,
+        draws=draws,
+        losses=losses,
+        points_for=points_for,
+        points_against=points_against,
+        deals_won=deals,
+        efectividad=efectividad,
+        progressive=progressive,
+    )
+
+
+def adjusted_score(games: Iterable[Game], settings: Settings, deduction: int) -> int:
+    """A participant's score as seen by its opponents' Buchholz and Sonneborn-Berger.
+
+    The unplayed rounds of the kinds in ``settings.opponent_draw_kinds`` (by default the rounds
+    after withdrawing) count as draws; sanctions stay deducted.
+    """
+    score = -deduction
+    for game in games:
+        if not game.played and game.kind in settings.opponent_draw_kinds:
+            score += settings.draw
+        else:
+            score += settings.points_for(effective_result(game, settings))
+    return score
+
+
+@dataclass(frozen=True, slots=True)
+class Contribution:
+    """What one round adds to the opponent-based tie-breaks."""
+
+    opponent_score: int
+    fraction: float  # share of the win the round scored: 1 win, draw/win draw, 0 loss
+    voluntary: bool
+
+
+def contributions(
+    games: Sequence[Game], settings: Settings, own_score: int, adjusted: Mapping[int, int]
+) -> list[Contribution]:
+    """One contribution per round: the opponent's adjusted score, or for an unplayed round a
+    dummy opponent with the participant's own score (C.07, 2024)."""
+    result: list[Contribution] = []
+    for game in games:
+        points = settings.points_for(effective_result(game, settings))
+        fraction = points / settings.win if settings.win else 0.0
+        if game.played and game.opponent is not None:
+            score = adjusted[game.opponent]
+        else:
+            score = own_score
+        voluntary = not game.played and game.kind in VOLUNTARY
+        result.append(Contribution(score, fraction, voluntary))
+    return result
+
+
+def buchholz(items: Sequence[Contribution]) -> float:
+    return float(sum(item.opponent_score for item in items))
+
+
+def _without_lowest(items: Sequence[Contribution]) -> list[Contribution]:
+    """Drop the least significant contribution; voluntary unplayed rounds are cut first."""
+    if not items:
+        return []
+    pool = [item for item in items if item.voluntary] or list(items)
+    lowest = min(pool, key=lambda item: item.opponent_score)
+    remaining = list(items)
+    remaining.remove(lowest)
+    return remaining
+
+
+def buchholz_cut1(items: Sequence[Contribution]) -> float:
+    return buchholz(_without_lowest(items))
+
+
+def median_buchholz(items: Sequence[Contribution]) -> float:
+    """Buchholz without the lowest (voluntary first) and the highest contribution."""
+    remaining = _without_lowest(items)
+    if remaining:
+        remaining.remove(max(remaining, key=lambda item: item.opponent_score))
+    return buchholz(remaining)
+
+
+def sonneborn_berger(items: Sequence[Contribution]) -> float:
+    return float(sum(item.opponent_score * item.fraction for item in items))

@@ -1,0 +1,113 @@
+"""Plain data of the standings: what goes in (games, settings, sanctions) and what comes out (rows).
+
+No Django, no database: the bridge that loads matches turns them into these frozen dataclasses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Result = Literal["win", "draw", "loss"]
+Unplayed = Literal["", "bye", "forfeit_win", "forfeit_loss", "absent", "withdrawn"]
+End = Literal["", "target", "time", "deals"]
+
+#: Unplayed rounds the participant chose not to play (C.07 "voluntary unplayed rounds").
+VOLUNTARY: frozenset[str] = frozenset({"absent", "forfeit_loss", "withdrawn"})
+
+TIEBREAKS: tuple[str, ...] = (
+    "match_points",
+    "wins",
+    "difference",
+    "points",
+    "efectividad",
+    "buchholz",
+    "buchholz_cut1",
+    "median_buchholz",
+    "sonneborn_berger",
+    "progressive",
+    "head_to_head",
+    "lot",
+)
+
+SPORTS_ORDER: tuple[str, ...] = ("match_points", "difference", "buchholz", "head_to_head")
+INTERNATIONAL_ORDER: tuple[str, ...] = ("wins", "efectividad", "points")
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """One round of one participant: a played match, or an unplayed round of some ``kind``.
+
+    A played match appears twice, once from each side. ``end`` says how a played match ended:
+    the target was reached, time ran out, or the fixed number of deals was dealt.
+    """
+
+    round: int
+    participant: int
+    opponent: int | None
+    result: Result
+    points_for: int = 0
+    points_against: int = 0
+    deals_won: int = 0
+    played: bool = True
+    kind: Unplayed = ""
+    end: End = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Sanction:
+    """A deduction of match points recorded by the chief referee in a round."""
+
+    participant: int
+    round: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The tournament's scoring and tie-break rules."""
+
+    win: int = 2
+    draw: int = 1
+    loss: int = 0
+    bye_result: Result = "win"
+    target: int | None = None
+    order: tuple[str, ...] = SPORTS_ORDER
+    seed: int = 0
+    #: Kinds of an opponent's unplayed rounds that count as draws in the opponent's score
+    #: used by Buchholz and Sonneborn-Berger (see the package docstring).
+    opponent_draw_kinds: frozenset[str] = field(default_factory=lambda: frozenset({"withdrawn"}))
+
+    def __post_init__(self) -> None:
+        unknown = [name for name in self.order if name not in TIEBREAKS]
+        if unknown:
+            raise ValueError(f"unknown tie-breaks: {unknown}")
+
+    def points_for(self, result: Result) -> int:
+        return {"win": self.win, "draw": self.draw, "loss": self.loss}[result]
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of the standings: its rank, every metric and the tie-break values used."""
+
+    rank: int
+    participant: int
+    match_points: int
+    wins: int
+    games_won: int
+    draws: int
+    losses: int
+    points_for: int
+    points_against: int
+    difference: int
+    deals_won: int
+    efectividad: float
+    buchholz: float
+    buchholz_cut1: float
+    median_buchholz: float
+    sonneborn_berger: float
+    progressive: int
+    head_to_head: float
+    lot: int
+    tiebreaks: tuple[float, ...]

@@ -1,0 +1,250 @@
+"""Each metric of the pure standings on small events computed by hand (no database)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournaments.standings import (
+    VOLUNTARY,
+    Game,
+    Row,
+    Sanction,
+    Settings,
+    game_efectividad,
+    standings,
+)
+from tournaments.standings.types import End, Result, Unplayed
+
+T = 200
+
+
+def match(
+    rnd: int,
+    winner: int,
+    loser: int,
+    score: tuple[int, int],
+    end: End = "time",
+    *,
+    draw: bool = False,
+) -> list[Game]:
+    """Both sides of a played match; ``score`` is (winner's points, loser's points)."""
+    first: Result = "draw" if draw else "win"
+    second: Result = "draw" if draw else "loss"
+    return [
+        Game(rnd, winner, loser, first, score[0], score[1], 0, True, "", end),
+        Game(rnd, loser, winner, second, score[1], score[0], 0, True, "", end),
+    ]
+
+
+def unplayed(rnd: int, pid: int, kind: Unplayed) -> Game:
+    result: Result = "win" if kind in ("bye", "forfeit_win") else "loss"
+    return Game(rnd, pid, None, result, played=False, kind=kind)
+
+
+def event_a() -> list[Game]:
+    """Five participants, three rounds, with byes, a forfeit and an absence.
+
+    R1: 1 beats 2 at the target 200-150; 3 and 4 draw 100-100 on time; 5 bye.
+    R2: 1 beats 3 at the target 210-80; 5 beats 2 on time 150-120; 4 bye.
+    R3: 5 beats 1 on time 130-90; 2 wins by forfeit (4 did not show up); 3 absent.
+    """
+    return [
+        *match(1, 1, 2, (200, 150), "target"),
+        *match(1, 3, 4, (100, 100), draw=True),
+        unplayed(1, 5, "bye"),
+        *match(2, 1, 3, (210, 80), "target"),
+        *match(2, 5, 2, (150, 120)),
+        unplayed(2, 4, "bye"),
+        *match(3, 5, 1, (130, 90)),
+        unplayed(3, 2, "forfeit_win"),
+        unplayed(3, 4, "forfeit_loss"),
+        unplayed(3, 3, "absent"),
+    ]
+
+
+def by_id(rows: list[Row]) -> dict[int, Row]:
+    return {row.participant: row for row in rows}
+
+
+@pytest.fixture
+def rows_a() -> dict[int, Row]:
+    return by_id(standings([1, 2, 3, 4, 5], event_a(), Settings(target=T)))
+
+
+def test_match_points_count_byes_and_forfeit_wins_as_wins(rows_a: dict[int, Row]) -> None:
+    assert {p: r.match_points for p, r in rows_a.items()} == {1: 4, 2: 2, 3: 1, 4: 3, 5: 6}
+
+
+def test_wins_include_unplayed_wins_and_games_won_only_over_the_table(
+    rows_a: dict[int, Row],
+) -> None:
+    assert {p: (r.wins, r.games_won, r.draws, r.losses) for p, r in rows_a.items()} == {
+        1: (2, 2, 0, 1),
+        2: (1, 0, 0, 2),
+        3: (0, 0, 1, 2),
+        4: (1, 0, 1, 1),
+        5: (3, 2, 0, 0),
+    }
+
+
+def test_points_difference_and_deals(rows_a: dict[int, Row]) -> None:
+    assert {p: (r.points_for, r.points_against, r.difference) for p, r in rows_a.items()} == {
+        1: (500, 360, 140),
+        2: (270, 350, -80),
+        3: (180, 310, -130),
+        4: (100, 100, 0),
+        5: (280, 210, 70),
+    }
+
+
+def test_deals_won_are_summed() -> None:
+    games = [
+        Game(1, 1, 2, "win", 200, 100, 5),
+        Game(1, 2, 1, "loss", 100, 200, 3),
+        Game(2, 1, None, "win", played=False, kind="bye"),
+    ]
+    rows = by_id(standings([1, 2], games, Settings()))
+    assert (rows[1].deals_won, rows[2].deals_won) == (5, 3)
+
+
+def test_efectividad_target_time_forfeit_bye_and_absence(rows_a: dict[int, Row]) -> None:
+    # 1: +(200-150) +(200-80) -40 ; 2: -(200-150) -30 +100 ; 3: 0 -(200-80) 0 ;
+    # 4: 0 +100 -200 ; 5: +100 +30 +40
+    assert {p: r.efectividad for p, r in rows_a.items()} == {
+        1: 130.0,
+        2: 20.0,
+        3: -120.0,
+        4: -100.0,
+        5: 170.0,
+    }
+
+
+def test_own_unplayed_rounds_count_against_a_dummy_with_the_own_score(
+    rows_a: dict[int, Row],
+) -> None:
+    # 2: opponents 1 (4), 5 (6), forfeit win vs dummy (2); 4: 3 (1), bye dummy (3), dummy (3)
+    assert {p: r.buchholz for p, r in rows_a.items()} == {1: 9, 2: 12, 3: 8, 4: 7, 5: 12}
+
+
+def test_cut1_cuts_voluntary_unplayed_rounds_first(rows_a: dict[int, Row]) -> None:
+    # 4 cuts its forfeit loss (3), not its lowest opponent (1); 2's forfeit win is not voluntary
+    assert {p: r.buchholz_cut1 for p, r in rows_a.items()} == {1: 8, 2: 10, 3: 7, 4: 4, 5: 10}
+
+
+def test_median_cuts_the_voluntary_round_then_the_highest(rows_a: dict[int, Row]) -> None:
+    assert {p: r.median_buchholz for p, r in rows_a.items()} == {1: 2, 2: 4, 3: 3, 4: 1, 5: 4}
+
+
+def test_sonneborn_berger_weights_opponents_by_the_result(rows_a: dict[int, Row]) -> None:
+    # 3: half of 4's 3 for the draw; 4: half of 3's 1 plus the bye dummy's 3; 5: 6 + 2 + 4
+    assert {p: r.sonneborn_berger for p, r in rows_a.items()} == {
+        1: 3.0,
+        2: 2.0,
+        3: 1.5,
+        4: 3.5,
+        5: 12.0,
+    }
+
+
+def test_progressive_sums_cumulative_scores(rows_a: dict[int, Row]) -> None:
+    assert {p: r.progressive for p, r in rows_a.items()} == {1: 10, 2: 2, 3: 3, 4: 7, 5: 12}
+
+
+def test_upto_round_ignores_later_rounds() -> None:
+    rows = by_id(standings([1, 2, 3, 4, 5], event_a(), Settings(target=T), upto_round=1))
+    assert {p: r.match_points for p, r in rows.items()} == {1: 2, 2: 0, 3: 1, 4: 1, 5: 2}
+    assert rows[5].efectividad == 100.0
+    assert rows[1].buchholz == 0  # 2 had scored nothing after round 1
+
+
+def event_b() -> list[Game]:
+    """Four participants; 4 withdraws after round 2.
+
+    R1: 1 beats 2, 3 beats 4. R2: 3 beats 1, 2 beats 4. R3: 2 beats 1, 3 bye, 4 withdrawn.
+    Scores: 1 has 2, 2 has 4, 3 has 6, 4 has 0.
+    """
+    return [
+        *match(1, 1, 2, (200, 100)),
+        *match(1, 3, 4, (200, 100)),
+        *match(2, 3, 1, (200, 100)),
+        *match(2, 2, 4, (200, 100)),
+        *match(3, 2, 1, (200, 100)),
+        unplayed(3, 3, "bye"),
+        unplayed(3, 4, "withdrawn"),
+    ]
+
+
+def test_an_opponents_rounds_after_withdrawing_count_as_draws() -> None:
+    rows = by_id(standings([1, 2, 3, 4], event_b(), Settings()))
+    assert rows[4].match_points == 0
+    # 4 shows 1 (a draw for its withdrawn round) to 3 and 2; 3's bye is a dummy with 3's own 4
+    assert rows[3].buchholz == 1 + 2 + 6
+    assert rows[2].buchholz == 2 + 1 + 2
+    # 4's own withdrawn round: dummy with its own 0, voluntary, so cut first
+    assert (rows[4].buchholz, rows[4].buchholz_cut1) == (6 + 4 + 0, 10)
+
+
+def test_opponent_draw_kinds_can_be_widened_or_emptied() -> None:
+    none = by_id(standings([1, 2, 3, 4], event_b(), Settings(opponent_draw_kinds=frozenset())))
+    assert none[3].buchholz == 0 + 2 + 6
+    games = [*event_b(), *match(4, 1, 2, (200, 0)), unplayed(4, 3, "absent")]
+    games.append(unplayed(4, 4, "withdrawn"))
+    wide = by_id(standings([1, 2, 3, 4], games, Settings(opponent_draw_kinds=VOLUNTARY)))
+    # R4: 1 beats 2; 3's absence counts as a draw in the score its opponents see: 6 + 1
+    assert wide[1].buchholz == 4 + 7 + 4 + 4
+    assert wide[3].buchholz == 2 + 4 + 6 + 6  # 4 shows two draws; own rounds use the dummy
+    narrow = by_id(standings([1, 2, 3, 4], games, Settings()))
+    assert narrow[1].buchholz == 4 + 6 + 4 + 4
+
+
+def test_sanctions_deduct_from_score_progressive_and_what_opponents_see() -> None:
+    rows = by_id(standings([1, 2, 3, 4], event_b(), Settings(), [Sanction(1, 2, 2)]))
+    assert rows[1].match_points == 0
+    assert rows[1].progressive == 2 + 0 + 0
+    assert rows[2].buchholz == 0 + 1 + 0
+    assert rows[3].buchholz == 1 + 0 + 6
+    assert rows[3].sonneborn_berger == 1 + 0 + 6
+
+
+def test_sanction_in_a_later_round_is_ignored_before_it() -> None:
+    rows = by_id(standings([1, 2, 3, 4], event_b(), Settings(), [Sanction(1, 3, 2)], 2))
+    assert rows[1].match_points == 2
+
+
+def test_bye_scoring_follows_the_settings() -> None:
+    games = [unplayed(1, 1, "bye"), *match(1, 2, 3, (200, 10))]
+    rows = by_id(standings([1, 2, 3], games, Settings(bye_result="draw")))
+    assert (rows[1].match_points, rows[1].wins, rows[1].draws) == (1, 0, 1)
+    assert rows[1].sonneborn_berger == 0.5
+
+
+def test_match_points_follow_the_settings() -> None:
+    games = [*match(1, 1, 2, (200, 10)), *match(2, 1, 2, (100, 100), draw=True)]
+    rows = by_id(standings([1, 2], games, Settings(win=3, draw=1, loss=0)))
+    assert (rows[1].match_points, rows[2].match_points) == (4, 1)
+    assert rows[1].sonneborn_berger == pytest.approx(1 + 1 / 3)
+
+
+@pytest.mark.parametrize(
+    ("game", "expected"),
+    [
+        (Game(1, 1, 2, "win", 215, 120, end="target"), 80.0),
+        (Game(1, 1, 2, "loss", 120, 215, end="target"), -80.0),
+        (Game(1, 1, 2, "win", 150, 110, end="time"), 40.0),
+        (Game(1, 1, 2, "loss", 110, 150, end="deals"), -40.0),
+        (Game(1, 1, 2, "draw", 90, 90, end="time"), 0.0),
+        (Game(1, 1, None, "win", played=False, kind="bye"), 100.0),
+        (Game(1, 1, None, "win", played=False, kind="forfeit_win"), 100.0),
+        (Game(1, 1, None, "loss", played=False, kind="forfeit_loss"), -200.0),
+        (Game(1, 1, None, "loss", played=False, kind="absent"), 0.0),
+        (Game(1, 1, None, "loss", played=False, kind="withdrawn"), 0.0),
+    ],
+)
+def test_efectividad_of_one_round(game: Game, expected: float) -> None:
+    assert game_efectividad(game, Settings(target=200)) == expected
+
+
+def test_efectividad_without_a_target_is_the_difference() -> None:
+    settings = Settings(target=None)
+    assert game_efectividad(Game(1, 1, 2, "win", 215, 120, end="target"), settings) == 95.0
+    assert game_efectividad(Game(1, 1, None, "win", played=False, kind="bye"), settings) == 0.0
