@@ -84,7 +84,9 @@ class Settings:
             raise ValueError(f"unknown tie-breaks: {unknown}")
 
     def points_for(self, result: Result) -> int:
-        return {"win": self.win, "draw": self.draw, "loss": self.loss}[result]
+        if result == "win":
+            return self.win
+        return self.draw if result == "draw" else self.loss
 
 
 @dataclass(frozen=True, slots=True)
