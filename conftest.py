@@ -35,6 +35,12 @@ from config.testing import service_unavailable
 
 ROOT = Path(__file__).resolve().parent
 WORKER_START_TIMEOUT = 60.0
+#: Debian's Chromium, driven by Playwright (``playwright install`` cannot download browsers here)
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]  # fmt: skip
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -208,3 +214,30 @@ def require_worker(celery_worker_process: WorkerHandle) -> Iterator[WorkerHandle
     finally:
         app.conf.task_always_eager = previous_eager
         app.conf.task_default_queue = previous_queue
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium for the browser tests of every app (skips, or fails under CI=true,
+    when it is not installed)."""
+    if not CHROMIUM.exists():
+        service_unavailable(f"needs Chromium at {CHROMIUM} (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; Django would otherwise refuse
+    # database access from it (SynchronousOnlyOperation).
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    playwright = sync_playwright().start()
+    try:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+    finally:
+        playwright.stop()
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous

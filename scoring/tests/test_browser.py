@@ -7,25 +7,18 @@ from __future__ import annotations
 import os
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from accounts import roles
-from config.testing import service_unavailable
 from rules import Judge, make_rules
 from rules.simulate import play_match
 from scoring import services
 from scoring.models import Deal, Match
 from scoring.tests.helpers import make_player, make_user
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]  # fmt: skip
 PHONE = {"width": 360, "height": 740}
 #: a match with fishes and a redeal among its eight counted deals
 SEED = 1
@@ -33,29 +26,6 @@ SEED = 1
 SCREENSHOTS = os.environ.get("SCORESHEET_SCREENSHOTS")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        service_unavailable(f"needs Chromium at {CHROMIUM} (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API runs an event loop in this thread; Django would otherwise refuse
-    # database access from it (SynchronousOnlyOperation).
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    playwright = sync_playwright().start()
-    try:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-    finally:
-        playwright.stop()
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
 def tile_name(token: str) -> str:

@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from scoring.tests.test_browser import CHROMIUM_ARGS, browser  # noqa: F401 - fixture
 from tournaments.models import Entry, Pairing, Round, Tournament
 from tournaments.tests.conftest import add_pairs
 
@@ -34,9 +33,8 @@ def table_entries(round_: Round) -> dict[int, set[int]]:
 
 @pytest.mark.django_db(transaction=True)
 def test_organiser_sets_up_pairs_round_one_swaps_two_tables_and_publishes(
-    browser: Any, live_server: Any, organiser: Any  # noqa: F811
+    browser: Any, live_server: Any, organiser: Any
 ) -> None:
-    assert CHROMIUM_ARGS
     context = browser.new_context(viewport=DESKTOP, locale="ru-RU")
     try:
         page = context.new_page()
