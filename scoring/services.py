@@ -133,6 +133,15 @@ def _check_version(match: Match, expected_version: int | None) -> None:
         )  # fmt: skip
 
 
+def _lock_for_edit(match_id: int, user: User, expected_version: int | None) -> Match:
+    """The match, locked, after the checks every change of a protocol in play needs."""
+    match = _lock(match_id)
+    _require_writer(user, match)
+    _check_version(match, expected_version)
+    _require_editable(match)
+    return match
+
+
 def _require_editable(match: Match) -> None:
     if match.status not in EDITABLE:
         raise Conflict(
@@ -445,10 +454,7 @@ def amend_last_deal(
     """Replace the last deal's record (``n``, when given, must be the last) before submission."""
     record = _clean_record(deal)
     with transaction.atomic():
-        match = _lock(match_id)
-        _require_writer(user, match)
-        _check_version(match, expected_version)
-        _require_editable(match)
+        match = _lock_for_edit(match_id, user, expected_version)
         last = _last_deal(match, n)
         before = _deal_json(last)
         judge = _judge(match)
@@ -472,10 +478,7 @@ def delete_last_deal(
 ) -> Match:
     """Remove the last deal before submission; with no deals left the match is a draft again."""
     with transaction.atomic():
-        match = _lock(match_id)
-        _require_writer(user, match)
-        _check_version(match, expected_version)
-        _require_editable(match)
+        match = _lock_for_edit(match_id, user, expected_version)
         last = _last_deal(match, n)
         before = _deal_json(last)
         last.delete()
@@ -517,10 +520,7 @@ def set_confirm_pin(match_id: int, user: User, pin: str) -> Match:
 def submit(match_id: int, user: User, expected_version: int | None = None) -> Match:
     """Hand in a finished protocol for confirmation."""
     with transaction.atomic():
-        match = _lock(match_id)
-        _require_writer(user, match)
-        _check_version(match, expected_version)
-        _require_editable(match)
+        match = _lock_for_edit(match_id, user, expected_version)
         if not match.finished:
             raise ScoringError.one(
                 "not_finished",
