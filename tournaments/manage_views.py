@@ -149,14 +149,9 @@ class DashboardView(ManageView):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         round_list = list(self.tournament.round_set.order_by("number"))
         last = round_list[-1] if round_list else None
-        can_pair = (self.tournament.status != Tournament.Status.FINISHED and (
-            last is None or last.status == Round.Status.NEW
-            or (last.status in (Round.Status.PUBLISHED, Round.Status.FINISHED)
-                and last.number < self.tournament.rounds)))  # fmt: skip
-        next_number = last.number if last and last.status == Round.Status.NEW else (
-            (last.number if last else 0) + 1)  # fmt: skip
+        next_number, refusal = rounds.round_to_pair(self.tournament, last)
         return self.render(
-            "dashboard.html", rounds=round_list, can_pair=can_pair, next_number=next_number,
+            "dashboard.html", rounds=round_list, can_pair=not refusal, next_number=next_number,
             active=self.tournament.entries.filter(status=Entry.Status.ACTIVE).count(),
         )  # fmt: skip
 

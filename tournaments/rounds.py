@@ -85,6 +85,25 @@ def _queue(round_: Round, user: User | None) -> None:
     transaction.on_commit(lambda: _send(round_id, task_id))
 
 
+def round_to_pair(tournament: Tournament, last: Round | None) -> tuple[int, str]:
+    """The round "pair round N" would pair, and why it cannot ("" when it can).
+
+    A round whose job failed (``new``) is paired again; the next one waits until the last is
+    published. Refusals: ``finished``, ``round_open`` (N is the open round), ``all_paired``.
+    """
+    if tournament.status == Tournament.Status.FINISHED:
+        return (last.number if last else 0), "finished"
+    if last is None:
+        return 1, ""
+    if last.status == Round.Status.NEW:
+        return last.number, ""
+    if last.status in (Round.Status.PAIRING, Round.Status.PAIRED):
+        return last.number, "round_open"
+    if last.number >= tournament.rounds:
+        return last.number, "all_paired"
+    return last.number + 1, ""
+
+
 def start_pairing(user: User, tournament_id: int) -> Round:
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
@@ -92,17 +111,17 @@ def start_pairing(user: User, tournament_id: int) -> Round:
         if tournament.status == Tournament.Status.FINISHED:
             raise Conflict.one("finished", _("The tournament is finished."))
         last = tournament.round_set.order_by("-number").first()
-        if last is not None and last.status in (Round.Status.PAIRING, Round.Status.PAIRED):
+        number, refusal = round_to_pair(tournament, last)
+        if refusal == "round_open":
             raise Conflict.one(
                 "round_open",
-                _("Round %(n)s is not published yet; publish it first.") % {"n": last.number},
+                _("Round %(n)s is not published yet; publish it first.") % {"n": number},
             )
-        if last is not None and last.status == Round.Status.NEW:
+        if refusal == "all_paired":
+            raise Conflict.one("all_paired", _("Every round has been paired."))
+        if last is not None and last.number == number:
             round_ = last  # the job failed: try again
         else:
-            number = last.number + 1 if last is not None else 1
-            if number > tournament.rounds:
-                raise Conflict.one("all_paired", _("Every round has been paired."))
             round_ = Round.objects.create(tournament=tournament, number=number)
         active = tournament.entries.filter(status=Entry.Status.ACTIVE)
         if active.count() < 2:
