@@ -418,7 +418,7 @@ class Judge:
     def _line_problem(self, r: _Record, in_hands: int) -> Problem | None:
         """``not_a_line`` or ``not_blocked`` for a deal whose table is known tile by tile."""
         off = r.off_table
-        low, high = off & 16383, off >> 14  # T.mask_parity and T.mask_edges, inline
+        low, high = off & _LOW_HALF, off >> T.HALF  # T.HALF_PARITY, T.HALF_EDGES
         odd = _PARITY_LOW[low] ^ _PARITY_HIGH[high]
         edges = _EDGES_LOW[low] | _EDGES_HIGH[high]
         # Numbers joined on the table: every pair (a, b) whose tile is not off the table.
@@ -545,7 +545,7 @@ class Judge:
             elif bonus and mask in bonus:
                 values[side] += bonus[mask]
             else:  # T.mask_pips, inline: this runs for every hand of every deal
-                values[side] += pips_low[mask & 16383] + pips_high[mask >> 14]
+                values[side] += pips_low[mask & _LOW_HALF] + pips_high[mask >> T.HALF]
         return values
 
     def _score(self, state: MatchState, r: _Record, leader: str | None, n: int,
@@ -762,6 +762,7 @@ def _bits(value: Any, where: str, problems: list[Problem]) -> list[int] | None:
 
 _BIT_OF = T.TOKEN_BIT.__getitem__
 _TOKEN_TILE = T.TOKEN_TILE
+_LOW_HALF = (1 << T.HALF) - 1
 _PIPS_LOW, _PIPS_HIGH = T.HALF_PIPS
 _PARITY_LOW, _PARITY_HIGH = T.HALF_PARITY
 _EDGES_LOW, _EDGES_HIGH = T.HALF_EDGES

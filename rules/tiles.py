@@ -69,17 +69,6 @@ def tile(a: int, b: int) -> int:
         raise TileError("bad_tile", f"{a}:{b}") from None
 
 
-def parse_tile(text: str) -> int:
-    """One tile in any accepted notation."""
-    found = _TOKENS.get(text.strip())
-    if found is not None:
-        return found
-    tiles = parse_tiles(text)
-    if len(tiles) != 1:
-        raise TileError("bad_tile", text)
-    return tiles[0]
-
-
 def parse_tiles(text: str) -> list[int]:
     """All tiles of a hand, in the order written. Raises ``TileError`` on the first bad token."""
     out: list[int] = []
@@ -128,7 +117,8 @@ def _half_table(values: tuple[int, ...], shift: int, xor: bool) -> tuple[int, ..
     return tuple(table)
 
 
-# Per half of a mask: pips, number-graph edges (distinct bits, so they add) and parity.
+# Per half of a mask: pips, number-graph edges (distinct bits, so they add) and parity. The
+# engine reads the edge and parity tables inline (its line check is the hot path).
 HALF_PIPS = (_half_table(PIPS, 0, False), _half_table(PIPS, HALF, False))
 HALF_EDGES = (_half_table(EDGE, 0, False), _half_table(EDGE, HALF, False))
 HALF_PARITY = (_half_table(PARITY, 0, True), _half_table(PARITY, HALF, True))
@@ -138,16 +128,6 @@ _LOW = (1 << HALF) - 1
 def mask_pips(mask: int) -> int:
     """Pips of every tile in ``mask``."""
     return HALF_PIPS[0][mask & _LOW] + HALF_PIPS[1][mask >> HALF]
-
-
-def mask_edges(mask: int) -> int:
-    """The number-graph edges of the tiles in ``mask`` (bit ``7a+b`` and ``7b+a`` per tile)."""
-    return HALF_EDGES[0][mask & _LOW] | HALF_EDGES[1][mask >> HALF]
-
-
-def mask_parity(mask: int) -> int:
-    """Numbers shown an odd number of times by the tiles in ``mask`` (doubles count twice)."""
-    return HALF_PARITY[0][mask & _LOW] ^ HALF_PARITY[1][mask >> HALF]
 
 
 _HEAVIEST_FIRST = sorted(PIPS, reverse=True)
