@@ -66,9 +66,14 @@ class Totals:
 
 
 def totals(
-    games: Sequence[Game], settings: Settings, deductions: Mapping[int, int], last_round: int
+    games: Sequence[Game],
+    settings: Settings,
+    deductions: Mapping[int, int],
+    last_round: int,
+    game_points: int = 0,
 ) -> Totals:
-    """Sum one participant's games; ``deductions`` maps a round to the match points deducted."""
+    """Sum one participant's games; ``deductions`` maps a round to the match points deducted,
+    ``game_points`` is the points recorded deducted (off the points scored and efectividad)."""
     by_round: dict[int, int] = {}
     wins = games_won = draws = losses = 0
     points_for = points_against = deals = 0
@@ -99,10 +104,10 @@ def totals(
         games_won=games_won,
         draws=draws,
         losses=losses,
-        points_for=points_for,
+        points_for=points_for - game_points,
         points_against=points_against,
         deals_won=deals,
-        efectividad=efectividad,
+        efectividad=efectividad - game_points,
         progressive=progressive,
     )
 
@@ -126,7 +131,7 @@ def adjusted_score(games: Iterable[Game], settings: Settings, deduction: int) ->
 class Contribution:
     """What one round adds to the opponent-based tie-breaks."""
 
-    opponent_score: int
+    opponent_score: float
     fraction: float  # share of the win the round scored: 1 win, draw/win draw, 0 loss
     voluntary: bool
 
@@ -140,8 +145,11 @@ def contributions(
     for game in games:
         points = settings.points_for(effective_result(game, settings))
         fraction = points / settings.win if settings.win else 0.0
-        if game.played and game.opponent is not None:
-            score = adjusted[game.opponent]
+        faced = game.faced()
+        score: float
+        if faced:
+            score = adjusted[faced[0]] if len(faced) == 1 else (
+                sum(adjusted[o] for o in faced) / len(faced))
         else:
             score = own_score
         voluntary = not game.played and game.kind in VOLUNTARY

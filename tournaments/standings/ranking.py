@@ -28,8 +28,9 @@ def head_to_head(
     scored: dict[int, float] = dict.fromkeys(group, 0.0)
     for participant in group:
         for game in games_of.get(participant, ()):
-            if game.played and game.opponent in members and game.opponent != participant:
-                met.add(frozenset((participant, game.opponent)))
+            inside = [o for o in game.faced() if o in members and o != participant]
+            if inside:
+                met.update(frozenset((participant, o)) for o in inside)
                 scored[participant] += settings.points_for(game.result)
     pairs = len(members) * (len(members) - 1) // 2
     if len(members) < 2 or len(met) < pairs:
@@ -63,15 +64,14 @@ def standings(
     for game in games:
         if upto_round is not None and game.round > upto_round:
             continue
-        if game.participant not in known or (
-            game.opponent is not None and game.opponent not in known
-        ):
+        if game.participant not in known or any(o not in known for o in game.faced()):
             raise ValueError(f"game of an unknown participant: {game}")
         games_of[game.participant].append(game)
         last_round = max(last_round, game.round)
     if upto_round is not None:
         last_round = max(last_round, upto_round)
     deductions: dict[int, dict[int, int]] = defaultdict(dict)
+    game_points: dict[int, int] = defaultdict(int)
     for sanction in sanctions:
         if upto_round is not None and sanction.round > upto_round:
             continue
@@ -79,9 +79,13 @@ def standings(
             raise ValueError(f"sanction of an unknown participant: {sanction}")
         per_round = deductions[sanction.participant]
         per_round[sanction.round] = per_round.get(sanction.round, 0) + sanction.points
+        game_points[sanction.participant] += sanction.game_points
 
     totals = {
-        pid: metrics.totals(games_of[pid], settings, deductions[pid], last_round) for pid in ids
+        pid: metrics.totals(
+            games_of[pid], settings, deductions[pid], last_round, game_points.get(pid, 0)
+        )
+        for pid in ids
     }
     adjusted = {
         pid: metrics.adjusted_score(games_of[pid], settings, sum(deductions[pid].values()))

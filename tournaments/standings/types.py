@@ -40,6 +40,10 @@ class Game:
 
     A played match appears twice, once from each side. ``end`` says how a played match ended:
     the target was reached, time ran out, or the fixed number of deals was dealt.
+
+    ``opponents`` names every opponent when there are several (the two players across the table
+    in an individual event): the opponent-based tie-breaks then use their mean score, and
+    ``opponent`` is the first of them.
     """
 
     round: int
@@ -52,15 +56,27 @@ class Game:
     played: bool = True
     kind: Unplayed = ""
     end: End = ""
+    opponents: tuple[int, ...] = ()
+
+    def faced(self) -> tuple[int, ...]:
+        """Every opponent of a played game (none for an unplayed round)."""
+        if not self.played:
+            return ()
+        if self.opponents:
+            return self.opponents
+        return () if self.opponent is None else (self.opponent,)
 
 
 @dataclass(frozen=True, slots=True)
 class Sanction:
-    """A deduction of match points recorded by the chief referee in a round."""
+    """A deduction recorded by the chief referee in a round: match points (``points``) and/or
+    points recorded (``game_points``, taken off the points scored and so off the difference and
+    the efectividad)."""
 
     participant: int
     round: int
     points: int
+    game_points: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -248,3 +248,36 @@ def test_efectividad_without_a_target_is_the_difference() -> None:
     settings = Settings(target=None)
     assert game_efectividad(Game(1, 1, 2, "win", 215, 120, end="target"), settings) == 95.0
     assert game_efectividad(Game(1, 1, None, "win", played=False, kind="bye"), settings) == 0.0
+
+
+def test_several_opponents_use_their_mean_score_and_head_to_head_sees_each():
+    """Individual event: 1+2 beat 3+4 (round 1); 1+3 beat 2+4 (round 2).
+
+    Scores: 1 has 4, 2 and 3 have 2 each, 4 has 0. Buchholz of 1: round 1 mean(2, 0) = 1,
+    round 2 mean(2, 0) = 1, so 2. Buchholz of 4: mean(4, 2) = 3 twice, so 6.
+    """
+    def table(rnd: int, ns: tuple[int, int], ew: tuple[int, int]) -> list[Game]:
+        games = [Game(rnd, p, ew[0], "win", 100, 50, opponents=ew) for p in ns]
+        return games + [Game(rnd, p, ns[0], "loss", 50, 100, opponents=ns) for p in ew]
+
+    games = table(1, (1, 2), (3, 4)) + table(2, (1, 3), (2, 4))
+    rows = {r.participant: r for r in standings([1, 2, 3, 4], games, Settings())}
+    assert rows[1].match_points == 4 and rows[4].match_points == 0
+    assert rows[1].buchholz == 2.0
+    assert rows[4].buchholz == 6.0
+    assert rows[2].buchholz == rows[3].buchholz == 4.0  # mean(2, 0) + mean(4, 0)
+    assert [r.participant for r in standings([1, 2, 3, 4], games, Settings())][0] == 1
+
+
+def test_game_point_deduction_comes_off_points_difference_and_efectividad():
+    games = match(1, 1, 2, (200, 150), end="target")
+    plain = {r.participant: r for r in standings([1, 2], games, Settings(target=T))}
+    fined = {
+        r.participant: r
+        for r in standings([1, 2], games, Settings(target=T), [Sanction(1, 1, 0, game_points=40)])
+    }
+    assert fined[1].points_for == plain[1].points_for - 40 == 160
+    assert fined[1].difference == plain[1].difference - 40 == 10
+    assert fined[1].efectividad == plain[1].efectividad - 40 == 10.0
+    assert fined[1].match_points == plain[1].match_points == 2
+    assert fined[2] == plain[2]
