@@ -9,6 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import TIE_BREAKS, Club, Entry, Tournament
 
+CARD_FIELDS = ("yellow_card_points", "red_card_points")
+
 
 class TournamentForm(forms.ModelForm):
     tie_breaks = forms.CharField(
@@ -21,7 +23,8 @@ class TournamentForm(forms.ModelForm):
         fields = [
             "name", "start_date", "end_date", "venue", "rules_preset", "rules_options",
             "format", "system", "rounds", "points_win", "points_draw", "points_loss",
-            "tie_breaks", "bye_result", "avoid_same_club_until", "first_round", "public",
+            "tie_breaks", "bye_result", "avoid_same_club_until", "first_round",
+            "yellow_card_points", "red_card_points", "public",
         ]  # fmt: skip
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),
@@ -37,6 +40,20 @@ class TournamentForm(forms.ModelForm):
             )
         if self.instance.pk:
             self.initial["tie_breaks"] = ", ".join(self.instance.tie_breaks or [])
+        for name in CARD_FIELDS:
+            self.fields[name].required = False
+
+    def _card_points(self, name: str) -> int:
+        value = self.cleaned_data.get(name)
+        if value is None:  # left empty: the instance's value, or the default
+            return int(getattr(self.instance, name))
+        return int(value)
+
+    def clean_yellow_card_points(self) -> int:
+        return self._card_points("yellow_card_points")
+
+    def clean_red_card_points(self) -> int:
+        return self._card_points("red_card_points")
 
     def clean_tie_breaks(self) -> list[str]:
         names = [n.strip() for n in (self.cleaned_data.get("tie_breaks") or "").split(",")]

@@ -36,7 +36,8 @@ User: TypeAlias = AbstractBaseUser | AnonymousUser
 SETUP_FIELDS = (
     "name", "start_date", "end_date", "venue", "rules_preset", "rules_options", "format",
     "system", "rounds", "public", "points_win", "points_draw", "points_loss", "tie_breaks",
-    "bye_result", "avoid_same_club_until", "first_round",
+    "bye_result", "avoid_same_club_until", "first_round", "yellow_card_points",
+    "red_card_points",
 )  # fmt: skip
 #: fields that cannot change once a round has been paired
 FIXED_AFTER_START = ("format", "system")

@@ -1,0 +1,687 @@
+"""Standings from the database: the bridge between the tables and the pure ``standings`` package.
+
+    standings_settings(tournament) -> Settings        points, bye, target, tie-break order
+    load(tournament, upto_round=None) -> Ledger       every round of every entry, in 6 queries
+    live_table(tournament, upto_round=None) -> Table  computed now (entries, teams, players)
+    table(tournament, round_number=None) -> Table     a finished round's snapshot, else live
+    finish_round(user, round_id) -> Round             every table decided: snapshot, ``finished``
+    record_sanction(user, tournament_id, ...) / revoke_sanction(user, sanction_id, reason)
+
+What counts. Rounds that are published or finished, up to ``upto_round``. A table counts when its
+protocol is confirmed, or when a forfeit decides it; a table still in play is left out (live
+standings show it as pending). A bye scores as the tournament's ``bye_result``. An entry without a
+place in a counted round was absent: by request (``EntryAbsence``), because it joined later, or,
+after its last place, because it withdrew (``withdrawn``, which its opponents' Buchholz counts as a
+draw). Active sanctions deduct in their round; revoked ones count nothing.
+
+Points. ``points_for`` is what the entry's side recorded and ``points_against`` the other side's,
+except under ``losers_record_own`` («козёл»: a side records its own bad points) where the two
+are swapped, so that "more points for" is better under every preset.
+
+Teams and players. In a team event the entries are the pairs; a team's round is its pairs' games
+against one other team: it wins the team match when its pairs scored more match points, and its
+points are the sum of its pairs'. Players of pairs and teams get their own table: each player
+scores the games of its entry (opponents: the other side's players).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.roles import CHIEF_REFEREE, has_role
+from rules import RulesError
+from scoring.models import Deal, Match
+from tournaments import standings as pure
+from tournaments.errors import Conflict, NotAllowed, TournamentError
+from tournaments.models import (
+    Entry,
+    EntryAbsence,
+    PairingEntry,
+    Player,
+    Round,
+    Sanction,
+    Standing,
+    Tournament,
+)
+from tournaments.services import User, can_manage
+
+COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
+SIDES = ("NS", "EW")
+END_KINDS = {"target": "target", "instant": "target", "time": "time", "deals": "deals"}
+
+
+def standings_settings(tournament: Tournament) -> pure.Settings:
+    target: int | None = None
+    try:
+        rules = tournament.rules
+        if rules.end in ("target_wins", "target_loses"):
+            target = rules.target
+    except RulesError:
+        target = None
+    order = tuple(name for name in tournament.tie_break_order() if name in pure.TIEBREAKS)
+    return pure.Settings(
+        win=tournament.points_win, draw=tournament.points_draw, loss=tournament.points_loss,
+        bye_result=tournament.bye_result,  # type: ignore[arg-type]
+        target=target, order=order or pure.SPORTS_ORDER, seed=tournament.pk or 0,
+    )  # fmt: skip
+
+
+def _swapped(tournament: Tournament) -> bool:
+    try:
+        return tournament.rules.scoring == "losers_record_own"
+    except RulesError:
+        return False
+
+
+# --- loading ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Cell:
+    """One entry's round as the crosstable and the player pages show it."""
+
+    round: int
+    kind: str  # "" played, "pending", or an unplayed kind (bye, forfeit_win, absent, …)
+    result: str = ""  # win, draw, loss ("" while pending)
+    opponents: tuple[int, ...] = ()
+    partners: tuple[int, ...] = ()
+    points_for: int = 0
+    points_against: int = 0
+    table: int | None = None
+    match: int | None = None
+    side: str = ""
+
+
+@dataclass
+class Ledger:
+    """Everything the standings of one tournament need, loaded once."""
+
+    tournament: Tournament
+    entries: dict[int, Entry]
+    rounds: list[int]
+    games: list[pure.Game]
+    sanctions: list[Sanction]
+    cells: dict[int, dict[int, Cell]] = field(default_factory=dict)  # entry -> round -> cell
+
+    @property
+    def last_round(self) -> int:
+        return self.rounds[-1] if self.rounds else 0
+
+    def pure_sanctions(self, participants: set[int] | None = None) -> list[pure.Sanction]:
+        result = []
+        for sanction in self.sanctions:
+            if sanction.entry_id not in self.entries or sanction.round_number > self.last_round:
+                continue
+            if participants is not None and sanction.entry_id not in participants:
+                continue
+            if sanction.match_points or sanction.game_points:
+                result.append(
+                    pure.Sanction(
+                        sanction.entry_id,
+                        sanction.round_number,
+                        sanction.match_points,
+                        sanction.game_points,
+                    )
+                )
+        return result
+
+
+def _result(winner: str, side: str) -> str:
+    if winner == "draw":
+        return "draw"
+    return "win" if winner == side else "loss"
+
+
+def load(tournament: Tournament, upto_round: int | None = None) -> Ledger:
+    """Load the tournament's counted rounds (6 queries) into plain games and cells."""
+    rounds_qs = tournament.round_set.filter(status__in=COUNTED)
+    if upto_round is not None:
+        rounds_qs = rounds_qs.filter(number__lte=upto_round)
+    rounds = sorted(rounds_qs.values_list("number", flat=True))
+    entries = {
+        e.pk: e
+        for e in tournament.entries.select_related("club").prefetch_related(
+            Prefetch("players", queryset=Player.objects.order_by("last_name", "first_name", "pk"))
+        )
+    }
+    last = rounds[-1] if rounds else 0
+    places = (
+        PairingEntry.objects.filter(round__tournament=tournament, round__status__in=COUNTED,
+                                    round__number__lte=last)
+        .order_by("round__number", "pairing_id", "side", "position")
+        .values_list("round__number", "pairing_id", "pairing__table", "entry_id", "side",
+                     "pairing__match_id", "pairing__match__status", "pairing__match__winner",
+                     "pairing__match__totals", "pairing__match__end")
+    )  # fmt: skip
+    sanctions = list(
+        Sanction.objects.filter(tournament=tournament, revoked_at__isnull=True,
+                                round_number__lte=last).order_by("round_number", "pk")
+    )  # fmt: skip
+    forfeits: dict[int, set[int]] = defaultdict(set)  # pairing -> offending entries
+    for sanction in sanctions:
+        if sanction.kind == Sanction.Kind.FORFEIT and sanction.pairing_id:
+            forfeits[sanction.pairing_id].add(sanction.entry_id)
+    absent = set(
+        EntryAbsence.objects.filter(entry__tournament=tournament).values_list(
+            "entry_id", "round_number"
+        )
+    )
+    deals_won: dict[tuple[int, str], int] = {}
+    for match_id, winner, count in (
+        Deal.objects.filter(match__pairing__round__tournament=tournament,
+                            match__pairing__round__number__lte=last,
+                            match__status=Match.Status.CONFIRMED)
+        .values("match_id", "verdict__winner").annotate(n=Count("id"))
+        .values_list("match_id", "verdict__winner", "n")
+    ):  # fmt: skip
+        if winner in SIDES:
+            deals_won[(match_id, winner)] = count
+
+    tables: dict[int, dict[str, Any]] = {}
+    for (
+        number,
+        pairing_id,
+        table_no,
+        entry_id,
+        side,
+        match_id,
+        status,
+        winner,
+        totals,
+        end,
+    ) in places:
+        info = tables.setdefault(pairing_id, {
+            "round": number, "table": table_no, "match": match_id, "status": status,
+            "winner": winner or "", "totals": totals or {}, "end": end or "", "NS": [], "EW": [],
+            "BYE": [],
+        })  # fmt: skip
+        info[side].append(entry_id)
+
+    swap = _swapped(tournament)
+    games: list[pure.Game] = []
+    cells: dict[int, dict[int, Cell]] = defaultdict(dict)
+    for pairing_id, info in tables.items():
+        number = info["round"]
+        for entry_id in info["BYE"]:
+            result = tournament.bye_result
+            games.append(pure.Game(number, entry_id, None, result, played=False, kind="bye"))
+            cells[entry_id][number] = Cell(number, "bye", result)
+        offenders = forfeits.get(pairing_id, set())
+        for side in SIDES:
+            other = "EW" if side == "NS" else "NS"
+            mine, theirs = tuple(info[side]), tuple(info[other])
+            for entry_id in mine:
+                partners = tuple(e for e in mine if e != entry_id)
+                base = Cell(
+                    number,
+                    "",
+                    "",
+                    theirs,
+                    partners,
+                    table=info["table"],
+                    match=info["match"],
+                    side=side,
+                )
+                if offenders:
+                    lost = bool(offenders & set(mine))
+                    kind = "forfeit_loss" if lost else "forfeit_win"
+                    base.kind, base.result = kind, ("loss" if lost else "win")
+                    games.append(
+                        pure.Game(
+                            number,
+                            entry_id,
+                            None,
+                            base.result,  # type: ignore[arg-type]
+                            played=False,
+                            kind=kind,
+                        )
+                    )  # type: ignore[arg-type]
+                elif info["status"] == Match.Status.CONFIRMED and info["winner"]:
+                    totals = info["totals"]
+                    ours, others = int(totals.get(side, 0)), int(totals.get(other, 0))
+                    if swap:
+                        ours, others = others, ours
+                    base.result = _result(info["winner"], side)
+                    base.points_for, base.points_against = ours, others
+                    games.append(pure.Game(
+                        number, entry_id, theirs[0] if theirs else None,
+                        base.result,  # type: ignore[arg-type]
+                        ours, others, deals_won.get((info["match"], side), 0),
+                        end=END_KINDS.get(info["end"], ""),  # type: ignore[arg-type]
+                        opponents=theirs if len(theirs) > 1 else (),
+                    ))  # fmt: skip
+                else:
+                    base.kind = "pending"
+                cells[entry_id][number] = base
+
+    # rounds without a place: absent, late, or withdrawn
+    last_place: dict[int, int] = {}
+    for entry_id, by_round in cells.items():
+        last_place[entry_id] = max(by_round)
+    for entry_id, entry in entries.items():
+        if entry.team_id is None and tournament.format == Tournament.Format.TEAMS:
+            continue  # a team's rounds are its pairs'
+        for number in rounds:
+            if number in cells[entry_id]:
+                continue
+            withdrawn = entry.status == Entry.Status.WITHDRAWN and number > last_place.get(
+                entry_id, 0
+            )
+            kind = "withdrawn" if withdrawn and (entry_id, number) not in absent else "absent"
+            games.append(pure.Game(number, entry_id, None, "loss", played=False, kind=kind))  # type: ignore[arg-type]
+            cells[entry_id][number] = Cell(number, kind, "loss")
+    return Ledger(tournament, entries, rounds, games, sanctions, dict(cells))
+
+
+# --- tables -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Line:
+    """A row of a standings table with what a page needs to show it."""
+
+    rank: int
+    participant: int
+    name: str
+    club: str
+    row: dict[str, Any]
+    pending: int = 0  # tables of this participant still in play (live standings)
+    players: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Table:
+    tournament: Tournament
+    round_number: int
+    scope: str  # entries, teams, players
+    source: str  # snapshot or live
+    order: tuple[str, ...]
+    lines: list[Line]
+
+
+def _row_dict(row: pure.Row) -> dict[str, Any]:
+    data = {name: getattr(row, name) for name in row.__slots__}  # type: ignore[attr-defined]
+    data["tiebreaks"] = list(row.tiebreaks)
+    return data
+
+
+def _entry_participants(ledger: Ledger) -> list[int]:
+    """The entries ranked in the entries table (not the team rows of a team event)."""
+    teams = ledger.tournament.format == Tournament.Format.TEAMS
+    return [pk for pk, e in ledger.entries.items() if not teams or e.team_id is not None]
+
+
+def _lines(rows: Sequence[pure.Row], names: dict[int, tuple[str, str, list[str]]],
+           pending: dict[int, int]) -> list[Line]:  # fmt: skip
+    lines = []
+    for row in rows:
+        name, club, players = names.get(row.participant, (str(row.participant), "", []))
+        lines.append(Line(row.rank, row.participant, name, club, _row_dict(row),
+                          pending.get(row.participant, 0), players))  # fmt: skip
+    return lines
+
+
+def _entry_names(ledger: Ledger) -> dict[int, tuple[str, str, list[str]]]:
+    return {
+        pk: (e.name, e.club.name if e.club else "", [p.full_name for p in e.players.all()])
+        for pk, e in ledger.entries.items()
+    }
+
+
+def _pending(ledger: Ledger) -> dict[int, int]:
+    counts: dict[int, int] = defaultdict(int)
+    for entry_id, by_round in ledger.cells.items():
+        counts[entry_id] += sum(1 for cell in by_round.values() if cell.kind == "pending")
+    return counts
+
+
+def entry_rows(ledger: Ledger) -> list[pure.Row]:
+    participants = _entry_participants(ledger)
+    chosen = set(participants)
+    settings = standings_settings(ledger.tournament)
+    games = [g for g in ledger.games if g.participant in chosen]
+    return pure.standings(participants, games, settings, ledger.pure_sanctions(chosen),
+                          upto_round=ledger.last_round or None)  # fmt: skip
+
+
+def team_games(ledger: Ledger) -> tuple[list[int], list[pure.Game]]:
+    """A team event's rounds as team games (see the module docstring)."""
+    teams = [pk for pk, e in ledger.entries.items() if e.team_id is None]
+    team_of = {pk: e.team_id for pk, e in ledger.entries.items() if e.team_id is not None}
+    settings = standings_settings(ledger.tournament)
+    per: dict[tuple[int, int], list[pure.Game]] = defaultdict(list)
+    for game in ledger.games:
+        team = team_of.get(game.participant)
+        if team is not None:
+            per[(team, game.round)].append(game)
+    result: list[pure.Game] = []
+    for team in teams:
+        for number in ledger.rounds:
+            games = per.get((team, number), [])
+            played = [g for g in games if g.played]
+            if played:
+                opponents = [team_of.get(o) for g in played for o in g.faced()]
+                opponent = max(set(opponents), key=opponents.count) if opponents else None
+                ours = sum(settings.points_for(g.result) for g in games)
+                theirs = sum(settings.points_for(_flip(g.result)) for g in games)
+                outcome = "win" if ours > theirs else ("loss" if ours < theirs else "draw")
+                result.append(pure.Game(
+                    number, team, opponent, outcome,  # type: ignore[arg-type]
+                    sum(g.points_for for g in games), sum(g.points_against for g in games),
+                    sum(g.deals_won for g in games),
+                ))  # fmt: skip
+            elif games and all(g.kind == "bye" for g in games):
+                result.append(pure.Game(number, team, None, settings.bye_result, played=False,
+                                        kind="bye"))  # fmt: skip
+            elif games and any(g.kind == "forfeit_win" for g in games):
+                result.append(pure.Game(number, team, None, "win", played=False,
+                                        kind="forfeit_win"))  # fmt: skip
+            elif games and any(g.kind == "forfeit_loss" for g in games):
+                result.append(pure.Game(number, team, None, "loss", played=False,
+                                        kind="forfeit_loss"))  # fmt: skip
+            elif not games or all(g.kind in ("absent", "withdrawn") for g in games):
+                kind = (
+                    "withdrawn"
+                    if games and all(g.kind == "withdrawn" for g in games)
+                    else ("absent")
+                )
+                result.append(pure.Game(number, team, None, "loss", played=False, kind=kind))  # type: ignore[arg-type]
+    # team opponents must be known participants; a stray opponent becomes "none"
+    known = set(teams)
+    cleaned = [g if g.opponent in known or g.opponent is None else
+               pure.Game(g.round, g.participant, None, g.result, g.points_for, g.points_against,
+                         g.deals_won, g.played, g.kind, g.end) for g in result]  # fmt: skip
+    # a team game whose opponent has no game that round would break symmetry: keep it anyway
+    return teams, cleaned
+
+
+def _flip(result: str) -> str:
+    return {"win": "loss", "loss": "win"}.get(result, "draw")
+
+
+def team_rows(ledger: Ledger) -> list[pure.Row]:
+    teams, games = team_games(ledger)
+    settings = standings_settings(ledger.tournament)
+    sanctions = []
+    team_of = {pk: e.team_id for pk, e in ledger.entries.items() if e.team_id is not None}
+    for s in ledger.pure_sanctions():
+        team = team_of.get(s.participant, s.participant)
+        if team in set(teams):
+            sanctions.append(pure.Sanction(team, s.round, s.points, s.game_points))
+    return pure.standings(teams, games, settings, sanctions,
+                          upto_round=ledger.last_round or None)  # fmt: skip
+
+
+def player_rows(ledger: Ledger) -> tuple[list[pure.Row], dict[int, tuple[str, str, list[str]]]]:
+    """Players of the entries, each scoring its entry's games (opponents: their players)."""
+    players_of: dict[int, list[Player]] = {}
+    everyone: dict[int, Player] = {}
+    for pk, entry in ledger.entries.items():
+        players_of[pk] = list(entry.players.all())
+        everyone.update((p.pk, p) for p in players_of[pk])
+    games: list[pure.Game] = []
+    for game in ledger.games:
+        mine = players_of.get(game.participant, [])
+        theirs = tuple(p.pk for o in game.faced() for p in players_of.get(o, []))
+        for player in mine:
+            games.append(pure.Game(
+                game.round, player.pk, theirs[0] if theirs else None, game.result,
+                game.points_for, game.points_against, game.deals_won, game.played,
+                game.kind if not game.played else "", game.end,
+                theirs if len(theirs) > 1 else (),
+            ) if game.played else pure.Game(game.round, player.pk, None, game.result,
+                                             played=False, kind=game.kind))  # fmt: skip
+    # a player in two entries (should not happen) would score twice a round: keep the first
+    seen: set[tuple[int, int]] = set()
+    unique = []
+    for game in games:
+        if (game.participant, game.round) not in seen:
+            seen.add((game.participant, game.round))
+            unique.append(game)
+    known = set(everyone)
+    unique = [g if all(o in known for o in g.faced()) else
+              pure.Game(g.round, g.participant, None, g.result, played=False, kind="absent")
+              for g in unique]  # fmt: skip
+    sanctions = []
+    for s in ledger.pure_sanctions():
+        for player in players_of.get(s.participant, []):
+            sanctions.append(pure.Sanction(player.pk, s.round, s.points, s.game_points))
+    rows = pure.standings(list(everyone), unique, standings_settings(ledger.tournament),
+                          sanctions, upto_round=ledger.last_round or None)  # fmt: skip
+    club_of = {
+        p.pk: (p.club.name if p.club else (e.club.name if e.club else ""))
+        for e in ledger.entries.values() for p in players_of[e.pk]
+    }  # fmt: skip
+    entry_of = {p.pk: e.name for e in ledger.entries.values() for p in players_of[e.pk]}
+    names = {pk: (p.full_name, club_of.get(pk, ""), [entry_of.get(pk, "")])
+             for pk, p in everyone.items()}  # fmt: skip
+    return rows, names
+
+
+def live_table(tournament: Tournament, upto_round: int | None = None, scope: str = "entries",
+               ledger: Ledger | None = None) -> Table:  # fmt: skip
+    """Standings computed now from the confirmed tables (a bounded number of queries)."""
+    ledger = ledger or load(tournament, upto_round)
+    settings = standings_settings(tournament)
+    if scope == "teams":
+        lines = _lines(team_rows(ledger), _entry_names(ledger), {})
+    elif scope == "players":
+        rows, names = player_rows(ledger)
+        lines = _lines(rows, names, {})
+    else:
+        lines = _lines(entry_rows(ledger), _entry_names(ledger), _pending(ledger))
+    return Table(tournament, ledger.last_round, scope, "live", settings.order, lines)
+
+
+def default_scope(tournament: Tournament) -> str:
+    return "teams" if tournament.format == Tournament.Format.TEAMS else "entries"
+
+
+def table(tournament: Tournament, round_number: int | None = None,
+          scope: str | None = None) -> Table:  # fmt: skip
+    """The standings after ``round_number`` (the latest counted round when None): the snapshot
+    when that round is finished and the table is a stored one, otherwise computed live."""
+    scope = scope or default_scope(tournament)
+    rounds = {r.number: r for r in tournament.round_set.filter(status__in=COUNTED)}
+    if round_number is None:
+        round_number = max(rounds) if rounds else 0
+    round_ = rounds.get(round_number)
+    if (
+        round_ is not None
+        and round_.status == Round.Status.FINISHED
+        and scope in (Standing.Scope.ENTRIES, Standing.Scope.TEAMS)
+    ):
+        stored = list(
+            Standing.objects.filter(round=round_, scope=scope)
+            .select_related("entry__club")
+            .prefetch_related("entry__players")
+            .order_by("rank")
+        )
+        if stored:
+            settings = standings_settings(tournament)
+            lines = [
+                Line(s.rank, s.entry_id, s.entry.name, s.entry.club.name if s.entry.club else "",
+                     dict(s.metrics), 0, [p.full_name for p in s.entry.players.all()])
+                for s in stored
+            ]  # fmt: skip
+            return Table(tournament, round_number, scope, "snapshot", settings.order, lines)
+    return live_table(tournament, round_number or None, scope)
+
+
+# --- finishing a round --------------------------------------------------------------------------
+
+
+def _locked_round(user: User, round_id: int) -> Round:
+    round_ = (
+        Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_id)
+    )
+    if not can_manage(user, round_.tournament):
+        raise NotAllowed.one("not_allowed", _("You do not manage this tournament."))
+    return round_
+
+
+def take_snapshot(round_: Round) -> int:
+    """Write the standings after ``round_`` (replacing any earlier snapshot of it)."""
+    tournament = round_.tournament
+    ledger = load(tournament, round_.number)
+    Standing.objects.filter(round=round_).delete()
+    rows: list[Standing] = []
+    scopes: list[tuple[str, list[pure.Row]]] = [(Standing.Scope.ENTRIES, entry_rows(ledger))]
+    if tournament.format == Tournament.Format.TEAMS:
+        scopes.append((Standing.Scope.TEAMS, team_rows(ledger)))
+    for scope, ranked in scopes:
+        rows += [Standing(round=round_, entry_id=row.participant, scope=scope, rank=row.rank,
+                          match_points=row.match_points, metrics=_row_dict(row))
+                 for row in ranked]  # fmt: skip
+    Standing.objects.bulk_create(rows, batch_size=1000)
+    return len(rows)
+
+
+def finish_round(user: User, round_id: int) -> Round:
+    """Close a published round whose every table is confirmed or forfeited; take the snapshot."""
+    with transaction.atomic():
+        round_ = _locked_round(user, round_id)
+        if round_.status == Round.Status.FINISHED:
+            return round_
+        if round_.status != Round.Status.PUBLISHED:
+            raise Conflict.one("not_published", _("Only a published round can be finished."))
+        forfeited = set(
+            Sanction.objects.filter(tournament=round_.tournament, kind=Sanction.Kind.FORFEIT,
+                                    revoked_at__isnull=True, pairing__round=round_)
+            .values_list("pairing_id", flat=True)
+        )  # fmt: skip
+        open_tables = sorted(
+            p.table for p in round_.pairings.select_related("match")
+            if p.table is not None and p.pk not in forfeited
+            and (p.match is None or p.match.status != Match.Status.CONFIRMED)
+        )  # fmt: skip
+        if open_tables:
+            raise Conflict.one(
+                "tables_open",
+                _("Tables not confirmed yet: %(tables)s.")
+                % {"tables": ", ".join(map(str, open_tables))},
+            )
+        round_.status = Round.Status.FINISHED
+        round_.finished_at = timezone.now()
+        round_.save(update_fields=["status", "finished_at"])
+        take_snapshot(round_)
+    return round_
+
+
+def refresh_snapshots(tournament: Tournament, from_round: int) -> None:
+    """Retake the snapshots of finished rounds from ``from_round`` on (after a correction or a
+    sanction changed them)."""
+    finished = tournament.round_set.filter(status=Round.Status.FINISHED, number__gte=from_round)
+    for round_ in finished.order_by("number"):
+        take_snapshot(round_)
+
+
+# --- discipline ---------------------------------------------------------------------------------
+
+
+def can_judge(user: User, tournament: Tournament) -> bool:
+    return can_manage(user, tournament) or has_role(user, CHIEF_REFEREE)
+
+
+def record_sanction(
+    user: User, tournament_id: int, *, entry_id: int, round_number: int, kind: str,
+    reason: str, player_id: int | None = None, match_points: int = 0, game_points: int = 0,
+    table: int | None = None,
+) -> Sanction:  # fmt: skip
+    """Record a deduction, a card or a forfeit; it flows into the standings at once."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if not can_judge(user, tournament):
+            raise NotAllowed.one("not_allowed", _("Only the chief referee records sanctions."))
+        problems = []
+        entry = tournament.entries.filter(pk=entry_id).first()
+        if entry is None:
+            problems.append(("bad_entry", _("No such entry in this tournament."), "entry"))
+        if kind not in Sanction.Kind.values:
+            problems.append(("bad_kind", _("Unknown kind of sanction."), "kind"))
+        if not (reason or "").strip():
+            problems.append(("reason_required", _("Say why."), "reason"))
+        if not 1 <= round_number <= tournament.rounds:
+            problems.append(("bad_round", _("The round must be between 1 and %(n)s.")
+                             % {"n": tournament.rounds}, "round_number"))  # fmt: skip
+        if match_points < 0 or game_points < 0:
+            problems.append(("bad_points", _("A deduction cannot be negative."), "game_points"))
+        if kind == Sanction.Kind.DEDUCTION and not (match_points or game_points):
+            problems.append(("bad_points", _("Give the points to deduct."), "game_points"))
+        player = None
+        if player_id is not None and entry is not None:
+            player = entry.players.filter(pk=player_id).first()
+            if player is None:
+                problems.append(("bad_player", _("The player does not play for this entry."),
+                                 "player"))  # fmt: skip
+        pairing = None
+        if kind == Sanction.Kind.FORFEIT and entry is not None:
+            place = (
+                PairingEntry.objects.select_related("pairing")
+                .filter(entry=entry, round__number=round_number, round__status__in=COUNTED,
+                        pairing__table__isnull=False)
+                .first()
+            )  # fmt: skip
+            if place is None:
+                problems.append(("no_table", _("The entry has no table in round %(n)s.")
+                                 % {"n": round_number}, "round_number"))  # fmt: skip
+            elif table is not None and place.pairing.table != table:
+                problems.append(("bad_table", _("The entry plays at table %(t)s.")
+                                 % {"t": place.pairing.table}, "table"))  # fmt: skip
+            else:
+                pairing = place.pairing
+        if problems:
+            raise TournamentError([{"code": c, "message": str(m), "field": f}
+                                   for c, m, f in problems])  # fmt: skip
+        if kind == Sanction.Kind.YELLOW:
+            game_points = game_points or tournament.yellow_card_points
+        elif kind == Sanction.Kind.RED:
+            game_points = game_points or tournament.red_card_points
+        sanction = Sanction.objects.create(
+            tournament=tournament, entry=entry, player=player, round_number=round_number,
+            kind=kind, match_points=match_points, game_points=game_points, pairing=pairing,
+            reason=reason.strip(), created_by=user if user.is_authenticated else None,
+        )  # fmt: skip
+        if kind == Sanction.Kind.BLACK and entry is not None:
+            entry.status = Entry.Status.WITHDRAWN
+            entry.save(update_fields=["status"])
+        refresh_snapshots(tournament, round_number)
+    return sanction
+
+
+def revoke_sanction(user: User, sanction_id: int, reason: str) -> Sanction:
+    with transaction.atomic():
+        sanction = (
+            Sanction.objects.select_for_update().select_related("tournament").get(pk=sanction_id)
+        )
+        if not can_judge(user, sanction.tournament):
+            raise NotAllowed.one("not_allowed", _("Only the chief referee revokes sanctions."))
+        if not (reason or "").strip():
+            raise TournamentError.one("reason_required", _("Say why."), "reason")
+        if sanction.revoked_at is not None:
+            raise Conflict.one("already_revoked", _("The sanction was already revoked."))
+        sanction.revoked_at = timezone.now()
+        sanction.revoked_by = user if user.is_authenticated else None  # type: ignore[assignment]
+        sanction.revoke_reason = reason.strip()
+        sanction.save(update_fields=["revoked_at", "revoked_by", "revoke_reason"])
+        refresh_snapshots(sanction.tournament, sanction.round_number)
+    return sanction
+
+
+def sanctions_of(tournament: Tournament) -> Iterable[Sanction]:
+    return tournament.sanctions.select_related("entry", "player", "pairing", "created_by",
+                                               "revoked_by")  # fmt: skip
+
+
+__all__ = [
+    "Cell", "Ledger", "Line", "Table", "finish_round", "live_table", "load", "record_sanction",
+    "refresh_snapshots", "revoke_sanction", "standings_settings", "table", "take_snapshot",
+]  # fmt: skip
