@@ -50,6 +50,7 @@ from scoring.errors import (
     problem_item,
 )
 from scoring.models import SEATS, Deal, Match, MatchVersion
+from scoring.signals import protocol_corrected
 
 User: TypeAlias = AbstractBaseUser | AnonymousUser
 
@@ -659,4 +660,5 @@ def correct(
             match, user, MatchVersion.Action.CORRECT, before, after, reason,
             protocol=after, confirmed=True,
         )  # fmt: skip
+        protocol_corrected.send(sender=Match, match=match)
     return match

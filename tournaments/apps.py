@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
@@ -5,3 +7,18 @@ from django.utils.translation import gettext_lazy as _
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        from scoring.signals import protocol_corrected
+
+        protocol_corrected.connect(_retake_snapshots, dispatch_uid="tournaments.snapshots")
+
+
+def _retake_snapshots(sender: Any, match: Any, **kwargs: Any) -> None:
+    """A corrected protocol of a finished round changes that round's and later snapshots."""
+    from tournaments import results
+    from tournaments.models import Pairing
+
+    pairing = Pairing.objects.select_related("round__tournament").filter(match=match).first()
+    if pairing is not None:
+        results.refresh_snapshots(pairing.round.tournament, pairing.round.number)
