@@ -50,7 +50,7 @@ lint: $(VENV)/.dev-installed
 # Regenerate the catalogues after changing user-visible strings (needs GNU gettext), then
 # fill in locale/ru/LC_MESSAGES/django.po and run `make compilemessages`.
 messages: $(VENV)/.runtime-installed
-	$(PY) manage.py makemessages -l ru -l en --no-obsolete \
+	$(PY) manage.py makemessages -l ru -l en --no-obsolete --no-location \
 	  --ignore '.venv/*' --ignore 'rules/*' --ignore 'staticfiles/*'
 
 compilemessages: $(VENV)/.runtime-installed
