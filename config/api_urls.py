@@ -10,6 +10,7 @@ from tournaments.api import (
     EntryViewSet,
     PlayerViewSet,
     RoundViewSet,
+    SanctionViewSet,
     TournamentViewSet,
 )
 
@@ -20,6 +21,7 @@ router.register("clubs", ClubViewSet, basename="club")
 router.register("players", PlayerViewSet, basename="player")
 router.register("entries", EntryViewSet, basename="entry")
 router.register("rounds", RoundViewSet, basename="round")
+router.register("sanctions", SanctionViewSet, basename="sanction")
 
 urlpatterns = [
     path("auth/token/", ObtainTokenView.as_view(), name="api-token"),

@@ -1,7 +1,17 @@
 from django.contrib import admin
 from django.http import HttpRequest
 
-from tournaments.models import Club, Entry, EntryAbsence, Pairing, Player, Round, Tournament
+from tournaments.models import (
+    Club,
+    Entry,
+    EntryAbsence,
+    Pairing,
+    Player,
+    Round,
+    Sanction,
+    Standing,
+    Tournament,
+)
 
 
 @admin.register(Club)
@@ -65,3 +75,36 @@ class RoundAdmin(admin.ModelAdmin):
 @admin.register(EntryAbsence)
 class EntryAbsenceAdmin(admin.ModelAdmin):
     list_display = ["entry", "round_number", "reason"]
+
+
+@admin.register(Sanction)
+class SanctionAdmin(admin.ModelAdmin):
+    """Read-only: sanctions are recorded and revoked on the discipline page or through the API,
+    which keep the standings snapshots up to date; nothing is deleted."""
+
+    list_display = ["tournament", "round_number", "kind", "entry", "match_points", "game_points",
+                    "created_by", "created_at", "revoked_at"]  # fmt: skip
+    list_filter = ["kind", "tournament"]
+    search_fields = ["entry__name", "reason"]
+    readonly_fields = [f.name for f in Sanction._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Standing)
+class StandingAdmin(admin.ModelAdmin):
+    """Read-only: snapshots are taken when a round is finished."""
+
+    list_display = ["round", "scope", "rank", "entry", "match_points"]
+    list_filter = ["scope", "round__tournament"]
+    readonly_fields = [f.name for f in Standing._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False

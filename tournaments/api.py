@@ -11,9 +11,22 @@
                                                           byes and flags
     POST       /api/v1/rounds/{id}/swap/ {entries: [a, b]}  …/lock/ {table, locked}
                …/referee/ {table, referee}  …/regenerate/ (202)  …/publish/
+    POST       /api/v1/rounds/{id}/finish/                every table decided: finished, its
+                                                          standings snapshot taken (409
+                                                          ``tables_open`` names the tables)
+    POST       /api/v1/tournaments/{id}/close/            finished once every round is (409
+                                                          ``no_rounds``, ``rounds_open``)
+    GET/POST   /api/v1/tournaments/{id}/sanctions/        the chief referee's sanctions / record
+                                                          one {entry, player, round_number,
+                                                          kind, match_points, game_points, table,
+                                                          reason}
+    GET        /api/v1/sanctions/{id}/                    one sanction (chief referee, organisers)
+    POST       /api/v1/sanctions/{id}/revoke/ {reason}    revoked, kept with who, when and why
     GET/POST   /api/v1/clubs/   /api/v1/players/
 
-Errors use the common format ``{"errors": [{"code", "message", "field"}]}``.
+Errors use the common format ``{"errors": [{"code", "message", "field"}]}``. Sanctions are for
+``results.can_judge`` (chief referees and the tournament's organisers): others get 403
+``not_allowed``.
 """
 
 from __future__ import annotations
@@ -24,6 +37,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -32,9 +48,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.roles import ORGANISER, has_role
-from tournaments import csv_import, rounds, selectors, services
-from tournaments.errors import TournamentError
-from tournaments.models import Club, Entry, Pairing, Player, Round, Tournament
+from tournaments import csv_import, results, rounds, selectors, services
+from tournaments.errors import NotAllowed, TournamentError
+from tournaments.models import Club, Entry, Pairing, Player, Round, Sanction, Tournament
 
 # --- serializers ------------------------------------------------------------------------------
 
@@ -118,10 +134,47 @@ class RoundOutSerializer(serializers.Serializer):
     notes = serializers.JSONField()
     tables = serializers.JSONField(
         help_text='[{"id", "table", "sides": {"NS": [{"id", "name"}], "EW": …}, "seats": '
-                  '{"N": {"id", "name"} | null, …}, "match", "match_status", "referee", '
-                  '"locked", "flags"}]'
+        '{"N": {"id", "name"} | null, …}, "match", "match_status", "referee", '
+        '"locked", "flags"}]'
     )
     byes = serializers.JSONField(help_text='[{"entry", "name", "flags", "pairing"}]')
+
+
+class SanctionSerializer(serializers.ModelSerializer):
+    entry_name = serializers.CharField(source="entry.name", read_only=True)
+    table = serializers.IntegerField(source="pairing.table", read_only=True, allow_null=True)
+    created_by = serializers.CharField(source="created_by.username", read_only=True,
+                                       allow_null=True)  # fmt: skip
+    revoked_by = serializers.CharField(source="revoked_by.username", read_only=True,
+                                       allow_null=True)  # fmt: skip
+    active = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = Sanction
+        fields = ["id", "tournament", "entry", "entry_name", "player", "round_number", "kind",
+                  "match_points", "game_points", "table", "reason", "created_by", "created_at",
+                  "active", "revoked_at", "revoked_by", "revoke_reason"]  # fmt: skip
+        read_only_fields = fields
+
+
+class SanctionInSerializer(serializers.Serializer):
+    entry = serializers.IntegerField()
+    player = serializers.IntegerField(required=False, allow_null=True, default=None)
+    round_number = serializers.IntegerField(min_value=1)
+    kind = serializers.ChoiceField(choices=Sanction.Kind.choices)
+    match_points = serializers.IntegerField(min_value=0, default=0)
+    game_points = serializers.IntegerField(
+        min_value=0, default=0, help_text="cards: 0 deducts the tournament's points for the card"
+    )
+    table = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, default=None,
+        help_text="a forfeit: the table the entry did not play (checked when given)",
+    )  # fmt: skip
+    reason = serializers.CharField(allow_blank=True)
+
+
+class RevokeSerializer(serializers.Serializer):
+    reason = serializers.CharField(allow_blank=True)
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -147,6 +200,20 @@ def _run(call: Callable[[], Response]) -> Response:
     except (Tournament.DoesNotExist, Entry.DoesNotExist, Round.DoesNotExist,
             Pairing.DoesNotExist) as exc:  # fmt: skip
         raise Http404 from exc
+
+
+def _judge(user: Any, tournament: Tournament) -> None:
+    if not results.can_judge(user, tournament):
+        raise NotAllowed.one("not_allowed", _("Only the chief referee and the organisers "
+                                              "see and record sanctions."))  # fmt: skip
+
+
+def _sanctions(tournament: Tournament) -> QuerySet[Sanction]:
+    return results.sanctions_of(tournament).order_by("round_number", "pk")  # type: ignore[attr-defined,no-any-return]
+
+
+_ERRORS = {400: OpenApiTypes.OBJECT, 403: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT,
+           409: OpenApiTypes.OBJECT}  # fmt: skip
 
 
 def _round_answer(round_id: int, code: int = 200) -> Response:
@@ -193,9 +260,7 @@ class TournamentViewSet(
         form.is_valid(raise_exception=True)
 
         def call() -> Response:
-            updated = services.update_tournament(
-                request.user, tournament.pk, **form.validated_data
-            )
+            updated = services.update_tournament(request.user, tournament.pk, **form.validated_data)
             return Response(TournamentSerializer(updated).data)
 
         return _run(call)
@@ -249,15 +314,58 @@ class TournamentViewSet(
 
         return _run(call)
 
+    @extend_schema(request=None, responses={200: TournamentSerializer, **_ERRORS})
+    @action(detail=True, methods=["post"])
+    def close(self, request: Request, pk: str) -> Response:
+        tournament = self.get_object()
+
+        def call() -> Response:
+            rounds.close_tournament(request.user, tournament.pk)
+            return Response(TournamentSerializer(self.get_queryset().get(pk=tournament.pk)).data)
+
+        return _run(call)
+
+    @extend_schema(methods=["GET"], request=None,
+                   responses={200: SanctionSerializer(many=True), **_ERRORS})  # fmt: skip
+    @extend_schema(methods=["POST"], request=SanctionInSerializer,
+                   responses={201: SanctionSerializer, **_ERRORS})  # fmt: skip
+    @action(detail=True, methods=["get", "post"])
+    def sanctions(self, request: Request, pk: str) -> Response:
+        # a chief referee judges tournaments he does not organise, private ones too
+        tournament = Tournament.objects.filter(pk=pk).first()
+        if tournament is None or not (results.can_judge(request.user, tournament)
+                                      or self.get_queryset().filter(pk=pk).exists()):  # fmt: skip
+            raise Http404
+        if request.method == "GET":
+            return _run(lambda: (_judge(request.user, tournament), Response(
+                SanctionSerializer(_sanctions(tournament), many=True).data))[1])  # fmt: skip
+        form = SanctionInSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+
+        def call() -> Response:
+            sanction = results.record_sanction(
+                request.user, tournament.pk, entry_id=data["entry"],
+                round_number=data["round_number"], kind=data["kind"], reason=data["reason"],
+                player_id=data["player"], match_points=data["match_points"],
+                game_points=data["game_points"], table=data["table"],
+            )  # fmt: skip
+            return Response(SanctionSerializer(_sanctions(tournament).get(pk=sanction.pk)).data,
+                            status=201)  # fmt: skip
+
+        return _run(call)
+
 
 class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = EntrySerializer
 
     def get_queryset(self) -> QuerySet[Entry]:
         visible = selectors.visible_tournaments(self.request.user)
-        return Entry.objects.filter(tournament__in=visible).prefetch_related(
-            "players", "absences"
-        ).select_related("club")
+        return (
+            Entry.objects.filter(tournament__in=visible)
+            .prefetch_related("players", "absences")
+            .select_related("club")
+        )
 
     def partial_update(self, request: Request, pk: str) -> Response:
         entry = self.get_object()
@@ -325,6 +433,13 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         return _run(lambda: (rounds.publish(request.user, round_.pk),
                              _round_answer(round_.pk))[1])  # fmt: skip
 
+    @extend_schema(request=None, responses={200: RoundOutSerializer, **_ERRORS})
+    @action(detail=True, methods=["post"])
+    def finish(self, request: Request, pk: str) -> Response:
+        round_ = self.get_object()
+        return _run(lambda: (results.finish_round(request.user, round_.pk),
+                             _round_answer(round_.pk))[1])  # fmt: skip
+
     @action(detail=True, methods=["post"])
     def regenerate(self, request: Request, pk: str) -> Response:
         round_ = self.get_object()
@@ -365,6 +480,36 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
             rounds.assign_referee(request.user, self._table(round_, data["table"]).pk,
                                   data["referee"]),
             _round_answer(round_.pk))[1])  # fmt: skip
+
+
+class SanctionViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """A sanction, for those who judge its tournament (404 for everyone else)."""
+
+    serializer_class = SanctionSerializer
+
+    def get_queryset(self) -> QuerySet[Sanction]:
+        return Sanction.objects.select_related(
+            "tournament", "entry", "player", "pairing", "created_by", "revoked_by"
+        )
+
+    def get_object(self) -> Sanction:
+        sanction: Sanction = super().get_object()
+        if not results.can_judge(self.request.user, sanction.tournament):
+            raise Http404
+        return sanction
+
+    @extend_schema(request=RevokeSerializer, responses={200: SanctionSerializer, **_ERRORS})
+    @action(detail=True, methods=["post"])
+    def revoke(self, request: Request, pk: str) -> Response:
+        sanction = self.get_object()
+        form = RevokeSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+
+        def call() -> Response:
+            results.revoke_sanction(request.user, sanction.pk, form.validated_data["reason"])
+            return Response(SanctionSerializer(self.get_queryset().get(pk=sanction.pk)).data)
+
+        return _run(call)
 
 
 class ClubViewSet(OrganiserCreates, mixins.ListModelMixin, mixins.RetrieveModelMixin,

@@ -1,9 +1,11 @@
 """The organiser's pages: setup, registration with CSV import, pairing a round with its progress,
-review (swap, lock, regenerate, referees), publication and the printable table list.
+review (swap, lock, regenerate, referees), publication, the printable table list, finishing a
+round and closing the event; and the chief referee's discipline page (sanctions).
 
-Thin: forms parse, ``services``, ``rounds`` and ``csv_import`` decide and write, ``selectors``
-read. Only the tournament's organisers and superusers get in (403 otherwise); a refusal is shown
-as a message on the page it came from.
+Thin: forms parse, ``services``, ``rounds``, ``results`` and ``csv_import`` decide and write,
+``selectors`` read. Only the tournament's organisers and superusers get in (403 otherwise); the
+discipline page also lets in chief referees (``results.can_judge``). A refusal is shown as a
+message on the page it came from, or next to the form field it names.
 """
 
 from __future__ import annotations
@@ -16,17 +18,33 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views import View
 
 from accounts.roles import CHIEF_REFEREE, REFEREE
 from rules import catalogue
-from tournaments import csv_import, rounds, selectors, services
+from tournaments import csv_import, results, rounds, selectors, services
 from tournaments.errors import TournamentError
-from tournaments.forms import AbsenceForm, EntryEditForm, EntryForm, ImportForm, TournamentForm
-from tournaments.models import TIE_BREAKS, Entry, EntryAbsence, Pairing, Round, Tournament
+from tournaments.forms import (
+    AbsenceForm,
+    EntryEditForm,
+    EntryForm,
+    ImportForm,
+    RevokeForm,
+    SanctionForm,
+    TournamentForm,
+)
+from tournaments.models import (
+    TIE_BREAKS,
+    Entry,
+    EntryAbsence,
+    Pairing,
+    Round,
+    Sanction,
+    Tournament,
+)
 from tournaments.pairing import FLAGS
 
 FLAG_LABELS = {
@@ -50,22 +68,42 @@ def _refused(request: HttpRequest, err: TournamentError) -> None:
         messages.error(request, message)
 
 
+def _to_form(form: Any, err: TournamentError) -> None:
+    """A service's refusal next to the field it names (or above the form)."""
+    for item in err.errors:
+        form.add_error(item["field"] if item["field"] in form.fields else None, item["message"])
+
+
+def standings_url(tournament_id: int, number: int) -> str:
+    """The public standings after round ``number``."""
+    try:
+        base = reverse("tournaments:standings", args=[tournament_id])
+    except NoReverseMatch:  # the public standings page is not routed yet
+        base = f"/tournaments/{tournament_id}/standings/"
+    return f"{base}?round={number}"
+
+
 class ManageView(LoginRequiredMixin, View):
     """A page of one tournament for its organisers."""
 
     tournament: Tournament
 
+    def allowed(self) -> bool:
+        return services.can_manage(self.request.user, self.tournament)
+
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
             return self.handle_no_permission()
         self.tournament = get_object_or_404(Tournament, pk=kwargs["pk"])
-        if not services.can_manage(request.user, self.tournament):
+        if not self.allowed():
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
 
     def render(self, template: str, status: int = 200, **context: Any) -> HttpResponse:
+        can_manage = services.can_manage(self.request.user, self.tournament)
         return render(self.request, f"tournaments/manage/{template}",
-                      {"tournament": self.tournament, **context}, status=status)  # fmt: skip
+                      {"tournament": self.tournament, "can_manage": can_manage, **context},
+                      status=status)  # fmt: skip
 
     def round(self, number: int) -> Round:
         try:
@@ -150,10 +188,38 @@ class DashboardView(ManageView):
         round_list = list(self.tournament.round_set.order_by("number"))
         last = round_list[-1] if round_list else None
         next_number, refusal = rounds.round_to_pair(self.tournament, last)
+        counts = selectors.table_counts(self.tournament)
+        empty = selectors.TableCounts()
+        rows = [
+            {"round": r, "counts": counts.get(r.number, empty),
+             "standings_url": standings_url(pk, r.number)
+             if r.status == Round.Status.FINISHED else ""}
+            for r in round_list
+        ]  # fmt: skip
+        # published rounds waiting to be finished (the next one may be paired meanwhile)
+        to_finish = [r for r in round_list if r.status == Round.Status.PUBLISHED]
+        finished = self.tournament.status == Tournament.Status.FINISHED
+        can_close = (not finished and bool(round_list)
+                     and all(r.status == Round.Status.FINISHED for r in round_list))  # fmt: skip
         return self.render(
-            "dashboard.html", rounds=round_list, can_pair=not refusal, next_number=next_number,
+            "dashboard.html", rounds=round_list, round_rows=rows, can_pair=not refusal,
+            next_number=next_number, to_finish=to_finish, can_close=can_close,
+            short=can_close and len(round_list) < self.tournament.rounds,
             active=self.tournament.entries.filter(status=Entry.Status.ACTIVE).count(),
         )  # fmt: skip
+
+
+class CloseView(ManageView):
+    """Close the event: finished once every round is finished."""
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        try:
+            rounds.close_tournament(request.user, pk)
+        except TournamentError as err:
+            _refused(request, err)
+        else:
+            messages.success(request, _("The tournament is finished."))
+        return redirect("tournaments:manage", pk=pk)
 
 
 class EntriesView(ManageView):
@@ -199,9 +265,11 @@ class ImportView(EntriesView):
             result = csv_import.import_csv(request.user, pk, form.cleaned_data["file"].read())
         except TournamentError as err:
             return self.get(request, pk, import_errors=err.errors, status=400)
-        messages.success(request, _("Imported: %(entries)s entries, %(players)s new players, "
-                                    "%(clubs)s new clubs.") % {
-            "entries": result.entries, "players": result.players, "clubs": result.clubs})
+        messages.success(
+            request,
+            _("Imported: %(entries)s entries, %(players)s new players, %(clubs)s new clubs.")
+            % {"entries": result.entries, "players": result.players, "clubs": result.clubs},
+        )
         return redirect("tournaments:manage_entries", pk=pk)
 
 
@@ -273,11 +341,19 @@ class RoundView(ManageView):
         round_ = self.round(number)
         round_ = selectors.round_with_pairings(Round.objects.filter(pk=round_.pk)).get()
         pairings = list(round_.pairings.all())
+        tables = [p for p in pairings if p.table]
+        forfeited = set(
+            Sanction.objects.filter(pairing__round=round_, kind=Sanction.Kind.FORFEIT,
+                                    revoked_at__isnull=True).values_list("pairing_id", flat=True)
+        )  # fmt: skip
+        open_tables = [p.table for p in tables if p.pk not in forfeited
+                       and (p.match is None or p.match.status != "confirmed")]  # fmt: skip
         return self.render(
-            "round.html", round=round_, tables=[p for p in pairings if p.table],
+            "round.html", round=round_, tables=tables, forfeited=forfeited,
             byes=[p for p in pairings if not p.table], flag_labels=FLAG_LABELS,
             referees=_referees(), entries=[pl.entry for p in pairings for pl in p.places.all()],
             status_url=reverse("tournaments:manage_round_status", args=[pk, number]),
+            open_tables=open_tables, standings_url=standings_url(pk, number),
         )  # fmt: skip
 
 
@@ -315,6 +391,10 @@ class RoundActionView(ManageView):
             elif action == "publish":
                 rounds.publish(request.user, round_.pk)
                 messages.success(request, _("Round %(n)s is published.") % {"n": number})
+            elif action == "finish":
+                results.finish_round(request.user, round_.pk)
+                messages.success(request, _("Round %(n)s is finished; its standings are saved.")
+                                 % {"n": number})  # fmt: skip
             else:
                 raise Http404
         except (KeyError, ValueError):
@@ -334,3 +414,64 @@ class PrintTablesView(ManageView):
         return self.render("print_tables.html", round=round_,
                            tables=[p for p in pairings if p.table],
                            byes=[p for p in pairings if not p.table])  # fmt: skip
+
+
+# --- discipline ---------------------------------------------------------------------------------
+
+
+class DisciplineView(ManageView):
+    """The chief referee's page: every sanction, recording one, revoking one."""
+
+    def allowed(self) -> bool:
+        return results.can_judge(self.request.user, self.tournament)
+
+    def page(self, form: SanctionForm | None = None, revoke_form: RevokeForm | None = None,
+             revoking: int | None = None, status: int = 200) -> HttpResponse:  # fmt: skip
+        sanctions = list(results.sanctions_of(self.tournament).order_by("round_number", "pk"))
+        return self.render(
+            "discipline.html", status=status, sanctions=sanctions,
+            form=form or SanctionForm(tournament=self.tournament),
+            revoke_form=revoke_form, revoking=revoking,
+        )  # fmt: skip
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        return self.page()
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        form = SanctionForm(request.POST, tournament=self.tournament)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                sanction = results.record_sanction(
+                    request.user, pk, entry_id=data["entry"].pk,
+                    round_number=data["round_number"], kind=data["kind"],
+                    reason=data["reason"], player_id=data["player"].pk if data["player"] else None,
+                    match_points=data["match_points"] or 0, game_points=data["game_points"] or 0,
+                    table=data["table"],
+                )  # fmt: skip
+            except TournamentError as err:
+                _to_form(form, err)
+            else:
+                messages.success(request, _("The sanction was recorded: %(s)s.") % {"s": sanction})
+                if sanction.kind == Sanction.Kind.BLACK:
+                    messages.warning(request, _("%(entry)s is withdrawn from the following rounds.")
+                                     % {"entry": sanction.entry})  # fmt: skip
+                return redirect("tournaments:manage_discipline", pk=pk)
+        return self.page(form=form, status=400)
+
+
+class RevokeSanctionView(DisciplineView):
+    http_method_names = ["post"]
+
+    def post(self, request: HttpRequest, pk: int, sanction_id: int) -> HttpResponse:  # type: ignore[override]
+        sanction = get_object_or_404(Sanction, pk=sanction_id, tournament=self.tournament)
+        form = RevokeForm(request.POST)
+        if form.is_valid():
+            try:
+                results.revoke_sanction(request.user, sanction.pk, form.cleaned_data["reason"])
+            except TournamentError as err:
+                _to_form(form, err)
+            else:
+                messages.success(request, _("The sanction was revoked."))
+                return redirect("tournaments:manage_discipline", pk=pk)
+        return self.page(revoke_form=form, revoking=sanction.pk, status=400)

@@ -9,9 +9,15 @@
     regenerate(user, round_id) -> Round               the unlocked rest paired again (task)
     assign_referee(user, pairing_id, referee) -> Pairing
     publish(user, round_id) -> Round
+    close_tournament(user, tournament_id) -> Tournament   ``finished`` once every round is
+
+Finishing a round (its standings snapshot) is ``results.finish_round``. Round N+1 may be paired
+as soon as N is published; closing the event needs every round finished.
 
 The bridge to the pure algorithms (``tournaments.pairing``): ``plan_round`` loads the entries,
-their absences and the whole history in a bounded number of queries, builds ``Competitor``s,
+their absences, the whole history and the latest finished round's standings snapshot in a
+bounded number of queries, ranks the entries by match points then by the snapshot's order (the
+tournament's tie-breaks; ``selectors.apply_standings``), builds ``Competitor``s,
 calls the algorithm the tournament's format and system choose, and returns plain tables.
 ``run_pairing`` then writes every table and its scoring match in one transaction with the round
 row locked, and only while the round is still ``pairing``: a task delivered twice, or again after
@@ -159,12 +165,14 @@ def _progress(round_id: int, percent: int, step: str) -> bool:
 
 
 def _available(tournament: Tournament, number: int, excluded: set[int]) -> list[Entry]:
+    """The entries to pair, with their line of the latest standings snapshot (one query)."""
     absent = EntryAbsence.objects.filter(entry__tournament=tournament, round_number=number)
-    return list(
+    entries = (
         tournament.entries.filter(status=Entry.Status.ACTIVE, joins_round__lte=number)
         .exclude(pk__in=absent.values("entry_id"))
         .exclude(pk__in=excluded)
     )
+    return list(selectors.with_snapshot(entries, tournament, number))
 
 
 def _competitor(entry: Entry, rank: int, record: selectors.Record, **extra: Any) -> Competitor:
@@ -211,9 +219,14 @@ def plan_round(round_: Round) -> Plan:
     result: RoundPairing
     if tournament.format == Tournament.Format.TEAMS:
         everyone = _available(tournament, number, locked)
+        snapshot = selectors.snapshot_of(everyone)
+        selectors.apply_standings(records, snapshot)
         teams = [e for e in everyone if e.team_id is None]
         pairs = sorted((e for e in everyone if e.team_id), key=lambda e: (e.seed or 10**9, e.pk))
         team_records = _team_records(teams, pairs, records)
+        for team in teams:
+            if team.pk in snapshot:  # the teams' table orders teams with the same points
+                team_records[team.pk].standing = snapshot[team.pk].rank
         members = {t.pk: tuple(p.pk for p in pairs if p.team_id == t.pk) for t in teams}
         ranked = selectors.ranked(teams, team_records)
         competitors = [
@@ -224,6 +237,7 @@ def plan_round(round_: Round) -> Plan:
         result = _call(algorithms.teams, competitors, swiss_options)
     else:
         entries = _available(tournament, number, locked)
+        selectors.apply_standings(records, selectors.snapshot_of(entries))
         ranked = selectors.ranked(entries, records)
         empty = selectors.Record()
         competitors = [_competitor(e, i, records.get(e.pk, empty)) for i, e in enumerate(ranked, 1)]
@@ -292,6 +306,7 @@ def _as_plan(tournament: Tournament, result: RoundPairing) -> Plan:
 def _seats(ns: Sequence[Entry], ew: Sequence[Entry]) -> dict[str, int | None]:
     """Pairs: the NS pair's players sit N and S, the EW pair's E and W. Individual format: the
     first of each side sits N (E), the partner S (W)."""
+
     def players(side: Sequence[Entry]) -> list[int]:
         return [p.pk for entry in side for p in entry.players.all()][:2]
 
@@ -325,9 +340,11 @@ def run_pairing(round_id: int) -> str:
     plan = plan_round(round_)
     _progress(round_id, 60, "writing")
     with transaction.atomic():
-        round_ = Round.objects.select_for_update(of=("self",)).select_related(
-            "tournament", "requested_by"
-        ).get(pk=round_id)
+        round_ = (
+            Round.objects.select_for_update(of=("self",))
+            .select_related("tournament", "requested_by")
+            .get(pk=round_id)
+        )
         if round_.status != Round.Status.PAIRING:
             return "skipped"
         user = round_.requested_by
@@ -487,9 +504,7 @@ def regenerate(user: User, round_id: int) -> Round:
 def assign_referee(user: User, pairing_id: int, referee: AbstractBaseUser | None) -> Pairing:
     with transaction.atomic():
         pairing = Pairing.objects.select_related("match").get(pk=pairing_id)
-        round_ = _locked_round(
-            user, pairing.round_id, Round.Status.PAIRED, Round.Status.PUBLISHED
-        )
+        round_ = _locked_round(user, pairing.round_id, Round.Status.PAIRED, Round.Status.PUBLISHED)
         if pairing.table is None:
             raise TournamentError.one("bye", _("A bye has no table to referee."), "table")
         if referee is not None and not (has_role(referee, REFEREE)
@@ -510,3 +525,31 @@ def publish(user: User, round_id: int) -> Round:
         round_.published_at = timezone.now()
         round_.save(update_fields=["status", "published_at"])
     return round_
+
+
+# --- closing the event ------------------------------------------------------------------------
+
+
+def close_tournament(user: User, tournament_id: int) -> Tournament:
+    """The event is over: ``finished`` once every round that exists is finished (a tournament
+    may end before its planned number of rounds). Already finished: returned as it is.
+
+    Refusals: ``not_organiser`` (403), ``no_rounds`` and ``rounds_open`` (409, which rounds)."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        require_manager(user, tournament)
+        if tournament.status == Tournament.Status.FINISHED:
+            return tournament
+        statuses = dict(tournament.round_set.values_list("number", "status"))
+        if not statuses:
+            raise Conflict.one("no_rounds", _("No round has been played yet."))
+        open_rounds = sorted(n for n, s in statuses.items() if s != Round.Status.FINISHED)
+        if open_rounds:
+            raise Conflict.one(
+                "rounds_open",
+                _("Finish every round first; not finished: %(rounds)s.")
+                % {"rounds": ", ".join(map(str, open_rounds))},
+            )
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+    return tournament

@@ -30,4 +30,9 @@ urlpatterns = [
          name="manage_round_print"),
     path("manage/<int:pk>/rounds/<int:number>/<str:action>/", manage.RoundActionView.as_view(),
          name="manage_round_action"),
+    path("manage/<int:pk>/close/", manage.CloseView.as_view(), name="manage_close"),
+    path("manage/<int:pk>/discipline/", manage.DisciplineView.as_view(),
+         name="manage_discipline"),
+    path("manage/<int:pk>/discipline/<int:sanction_id>/revoke/",
+         manage.RevokeSanctionView.as_view(), name="manage_revoke_sanction"),
 ]
