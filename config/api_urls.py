@@ -13,6 +13,7 @@ from tournaments.api import (
     SanctionViewSet,
     TournamentViewSet,
 )
+from tournaments.api_results import CrosstableAPIView, PlayerHistoryAPIView, StandingsAPIView
 
 router = DefaultRouter()
 router.register("tournaments", TournamentViewSet, basename="tournament")
@@ -26,5 +27,9 @@ router.register("sanctions", SanctionViewSet, basename="sanction")
 urlpatterns = [
     path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
     path("me/", MeView.as_view(), name="api-me"),
+    # read-only results (tournaments.api_results), before the router's tournament routes
+    path("tournaments/<int:pk>/standings/", StandingsAPIView.as_view(), name="api-standings"),
+    path("tournaments/<int:pk>/crosstable/", CrosstableAPIView.as_view(), name="api-crosstable"),
+    path("players/<int:pk>/history/", PlayerHistoryAPIView.as_view(), name="api-player-history"),
     path("", include(router.urls)),
 ]

@@ -1,6 +1,7 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from tournaments import manage_views as manage
+from tournaments import public_views as public
 from tournaments import views
 
 app_name = "tournaments"
@@ -10,6 +11,15 @@ urlpatterns = [
     path("tournaments/<int:pk>/", views.TournamentDetailView.as_view(), name="detail"),
     path("tournaments/<int:pk>/rounds/<int:number>/", views.RoundPairingsView.as_view(),
          name="round"),
+    # results for players and spectators (public_views)
+    path("tournaments/<int:pk>/standings/", public.StandingsView.as_view(), name="standings"),
+    path("tournaments/<int:pk>/crosstable/", public.CrosstableView.as_view(), name="crosstable"),
+    path("tournaments/<int:pk>/hall/", public.HallView.as_view(), name="hall"),
+    re_path(r"^tournaments/(?P<pk>[0-9]+)/standings\.(?P<fmt>csv|xlsx)$",
+            public.ExportView.as_view(what="standings"), name="standings_export"),
+    re_path(r"^tournaments/(?P<pk>[0-9]+)/crosstable\.(?P<fmt>csv|xlsx)$",
+            public.ExportView.as_view(what="crosstable"), name="crosstable_export"),
+    path("players/<int:pk>/", public.PlayerView.as_view(), name="player"),
     # the organiser's pages
     path("manage/", manage.ManageListView.as_view(), name="manage_list"),
     path("manage/new/", manage.TournamentCreateView.as_view(), name="manage_create"),
