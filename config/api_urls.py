@@ -14,6 +14,7 @@ from tournaments.api import (
     TournamentViewSet,
 )
 from tournaments.api_results import CrosstableAPIView, PlayerHistoryAPIView, StandingsAPIView
+from tournaments.archive_api import ArchiveAPIView, ArchiveImportAPIView
 
 router = DefaultRouter()
 router.register("tournaments", TournamentViewSet, basename="tournament")
@@ -31,5 +32,8 @@ urlpatterns = [
     path("tournaments/<int:pk>/standings/", StandingsAPIView.as_view(), name="api-standings"),
     path("tournaments/<int:pk>/crosstable/", CrosstableAPIView.as_view(), name="api-crosstable"),
     path("players/<int:pk>/history/", PlayerHistoryAPIView.as_view(), name="api-player-history"),
+    # the tournament archive (tournaments.archive_api), before the router's tournament routes
+    path("tournaments/<int:pk>/archive/", ArchiveAPIView.as_view(), name="api-archive"),
+    path("tournaments/import/", ArchiveImportAPIView.as_view(), name="api-archive-import"),
     path("", include(router.urls)),
 ]

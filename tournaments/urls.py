@@ -1,8 +1,8 @@
 from django.urls import path, re_path
 
+from tournaments import archive_views, views
 from tournaments import manage_views as manage
 from tournaments import public_views as public
-from tournaments import views
 
 app_name = "tournaments"
 
@@ -23,6 +23,10 @@ urlpatterns = [
     # the organiser's pages
     path("manage/", manage.ManageListView.as_view(), name="manage_list"),
     path("manage/new/", manage.TournamentCreateView.as_view(), name="manage_create"),
+    path("manage/import/", archive_views.ArchiveImportView.as_view(),
+         name="manage_archive_import"),
+    path("manage/<int:pk>/archive.json", archive_views.ArchiveDownloadView.as_view(),
+         name="manage_archive"),
     path("manage/<int:pk>/", manage.DashboardView.as_view(), name="manage"),
     path("manage/<int:pk>/setup/", manage.SetupView.as_view(), name="manage_setup"),
     path("manage/<int:pk>/entries/", manage.EntriesView.as_view(), name="manage_entries"),

@@ -4,13 +4,18 @@ write nothing, and the pages, API and commands that use them."""
 from __future__ import annotations
 
 import copy
+import io
 import json
 import random
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import CommandError, call_command
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from rules.simulate import play_match
 from scoring import services as scoring
@@ -404,3 +409,100 @@ def test_a_match_without_deals_keeps_its_entered_result(tournament, pairs, organ
     assert match.totals == {"NS": 7, "EW": 3} and match.winner == "NS"
     doc["matches"][0]["winner"] = "N"
     assert refused(doc, organiser).codes == ["bad_value"]
+
+
+# --- pages, API and commands ----------------------------------------------------------------
+
+
+def test_the_organiser_downloads_and_imports_on_the_pages(client, event, organiser,
+                                                          other_organiser) -> None:  # fmt: skip
+    client.force_login(other_organiser)
+    assert client.get(f"/manage/{event.pk}/archive.json").status_code == 403
+    client.force_login(organiser)
+    dashboard = client.get(f"/manage/{event.pk}/").content.decode()
+    assert f"/manage/{event.pk}/archive.json" in dashboard
+    assert "/manage/import/" in client.get("/manage/").content.decode()
+    answer = client.get(f"/manage/{event.pk}/archive.json")
+    assert answer.status_code == 200
+    assert answer["Content-Disposition"] == f'attachment; filename="tournament-{event.pk}.json"'
+    body = answer.content
+    assert json.loads(body)["tournament"]["name"] == event.name
+
+    upload = SimpleUploadedFile("t.json", body, content_type="application/json")
+    answer = client.post("/manage/import/", {"file": upload})
+    copy_ = Tournament.objects.exclude(pk=event.pk).get()
+    assert answer.status_code == 302 and answer["Location"] == f"/manage/{copy_.pk}/"
+    assert copy_.entries.count() == 5
+
+    tampered = json.loads(body)
+    tampered["matches"][2]["winner"] = "EW" if tampered["matches"][2]["winner"] == "NS" else "NS"
+    before = counts()
+    bad = SimpleUploadedFile("t.json", json.dumps(tampered).encode(), "application/json")
+    answer = client.post("/manage/import/", {"file": bad})
+    assert answer.status_code == 400 and counts() == before
+    page = answer.content.decode()
+    assert 'id="archive-errors"' in page and "R2 T1" in page and "matches[2].winner" in page
+    answer = client.post("/manage/import/", {"file": SimpleUploadedFile("x.json", b"[1")})
+    assert answer.status_code == 400 and counts() == before
+
+
+def test_a_referee_may_not_import_on_the_page(client, referee) -> None:
+    client.force_login(referee)
+    assert client.get("/manage/import/").status_code == 403
+
+
+def test_the_api_exports_with_a_token_and_imports(event, organiser, other_organiser) -> None:
+    api = APIClient()
+    assert api.get(f"/api/v1/tournaments/{event.pk}/archive/").status_code == 401
+    token = Token.objects.create(user=organiser)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    answer = api.get(f"/api/v1/tournaments/{event.pk}/archive/")
+    assert answer.status_code == 200
+    doc = answer.json()
+    assert doc["format"] == "domino-tournament-archive" and len(doc["matches"]) == 6
+
+    created = api.post("/api/v1/tournaments/import/", doc, format="json")
+    assert created.status_code == 201, created.json()
+    new_id = created.json()["id"]
+    assert created.json()["url"] == f"/manage/{new_id}/" and created.json()["notes"] == []
+    assert normalise(archive.export_tournament(Tournament.objects.get(pk=new_id))) == normalise(doc)
+
+    upload = SimpleUploadedFile("t.json", json.dumps(doc).encode(), "application/json")
+    assert api.post("/api/v1/tournaments/import/", {"file": upload}).status_code == 201
+
+    before = counts()
+    refused_answer = api.post("/api/v1/tournaments/import/", doc | {"version": 9}, format="json")
+    assert refused_answer.status_code == 400 and counts() == before
+    assert refused_answer.json()["errors"][0]["code"] == "bad_version"
+
+    other = APIClient()
+    other.force_authenticate(other_organiser)
+    answer = other.get(f"/api/v1/tournaments/{event.pk}/archive/")
+    assert answer.status_code == 403 and answer.json()["errors"][0]["code"] == "not_organiser"
+    referee = APIClient()
+    referee.force_authenticate(make_user("r2", "Referee"))
+    answer = referee.post("/api/v1/tournaments/import/", doc, format="json")
+    assert answer.status_code == 403 and counts() == before
+
+
+def test_the_commands_export_and_import(event, organiser, tmp_path) -> None:
+    path = tmp_path / "archive.json"
+    call_command("export_tournament", str(event.pk), "-o", str(path), stderr=io.StringIO())
+    out = io.StringIO()
+    call_command("import_tournament", str(path), "--user", "org", stdout=out,
+                 stderr=io.StringIO())  # fmt: skip
+    copy_ = Tournament.objects.get(pk=int(out.getvalue()))
+    assert normalise(archive.export_tournament(copy_)) == normalise(json.loads(path.read_text()))
+    stdout = io.StringIO()
+    call_command("export_tournament", str(event.pk), stdout=stdout)
+    assert json.loads(stdout.getvalue())["tournament"]["name"] == event.name
+
+    doc = json.loads(path.read_text())
+    doc["entries"][0]["club"] = 12345
+    path.write_text(json.dumps(doc))
+    with pytest.raises(CommandError, match=r"dangling_reference: .*\[entries\[0\]\.club\]"):
+        call_command("import_tournament", str(path), "--user", "org")
+    with pytest.raises(CommandError, match="No active user"):
+        call_command("import_tournament", str(path), "--user", "nobody")
+    with pytest.raises(CommandError, match="No tournament"):
+        call_command("export_tournament", "999999")
