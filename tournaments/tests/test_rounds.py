@@ -298,3 +298,110 @@ def test_individual_format_seats_four_players_with_partners_opposite(
     ns_players = {Entry.objects.get(pk=i).players.get().pk for i in tables[1][0]}
     assert {table.seat_n_id, table.seat_s_id} == ns_players
     assert len({table.seat_n_id, table.seat_e_id, table.seat_s_id, table.seat_w_id}) == 4
+
+
+# --- pairing reads the standings snapshot -------------------------------------------------------
+
+
+def plan_ranks(round_number: int, tournament: Tournament) -> dict[int, tuple[int, float]]:
+    """entry -> (rank, score) as ``plan_round`` hands them to the algorithm."""
+    round_, _created = Round.objects.get_or_create(tournament=tournament, number=round_number)
+    rounds.plan_round(Round.objects.select_related("tournament").get(pk=round_.pk))
+    return {c.id: (c.rank, c.score) for c in CALLS[-1]}
+
+
+def test_entries_tied_on_match_points_are_ranked_by_the_snapshots_tie_breaks(
+    tournament, organiser, pairs
+) -> None:
+    from tournaments import results  # noqa: PLC0415
+    from tournaments.tests.builders import play_round  # noqa: PLC0415
+
+    Tournament.objects.filter(pk=tournament.pk).update(tie_breaks=["difference"])
+    tournament.refresh_from_db()
+    a, b, c, d = pairs(tournament, 4)  # seeds 1–4
+    # A beats B by 10, C beats D by 100: A and C both have 2 match points
+    r1 = play_round(tournament, 1, [(a, b, (100, 90)), (c, d, (150, 50))])
+    # published, not finished: no snapshot yet, so the seed orders the tie (A before C)
+    ranks = plan_ranks(2, tournament)
+    assert ranks[a.pk] == (1, 2) and ranks[c.pk] == (2, 2)
+    results.finish_round(organiser, r1.pk)
+    # the snapshot's difference decides: C (+100) before A (+10); B (−10) before D (−100)
+    ranks = plan_ranks(2, tournament)
+    assert [e for e, _ in sorted(ranks.items(), key=lambda kv: kv[1][0])] == [
+        c.pk,
+        a.pk,
+        b.pk,
+        d.pk,
+    ]
+    assert ranks[c.pk] == (1, 2) and ranks[a.pk] == (2, 2)
+
+
+def test_the_snapshots_match_points_count_sanctions_for_the_pairing(
+    tournament, organiser, pairs
+) -> None:
+    from tournaments import results  # noqa: PLC0415
+    from tournaments.tests.builders import play_round  # noqa: PLC0415
+
+    a, b, c, d = pairs(tournament, 4)
+    r1 = play_round(tournament, 1, [(a, b, (100, 90)), (c, d, (150, 50))])
+    results.finish_round(organiser, r1.pk)
+    results.record_sanction(
+        organiser, tournament.pk, entry_id=c.pk, round_number=1, kind="deduction",
+        match_points=2, reason="неспортивное поведение",
+    )  # fmt: skip
+    ranks = plan_ranks(2, tournament)
+    assert ranks[a.pk] == (1, 2)
+    assert ranks[c.pk][1] == 0  # C scored 2, minus 2 by the sanction
+
+
+def test_a_snapshot_behind_the_last_round_adds_the_later_rounds_in_the_same_few_queries(
+    tournament, organiser, pairs, django_assert_max_num_queries
+) -> None:
+    from tournaments import results  # noqa: PLC0415
+    from tournaments.tests.builders import play_round  # noqa: PLC0415
+
+    Tournament.objects.filter(pk=tournament.pk).update(tie_breaks=["difference"])
+    tournament.refresh_from_db()
+    a, b, c, d = pairs(tournament, 4)
+    # R1 (finished): A +100, C +10, D −10, B −100
+    r1 = play_round(tournament, 1, [(a, b, (150, 50)), (c, d, (100, 90))])
+    results.finish_round(organiser, r1.pk)
+    # R2 (published only): A beats D, B beats C → A 4; B and C 2; D 0
+    play_round(tournament, 2, [(a, d, (100, 50)), (b, c, (100, 90))])
+    round_ = Round.objects.create(tournament=tournament, number=3)
+    with django_assert_max_num_queries(4):
+        rounds.plan_round(Round.objects.select_related("tournament").get(pk=round_.pk))
+    ranks = {c_.id: (c_.rank, c_.score) for c_ in CALLS[-1]}
+    # B and C tie on 2: the round 1 snapshot ranks C (2nd) above B (4th), against the seeds
+    assert ranks == {a.pk: (1, 4), c.pk: (2, 2), b.pk: (3, 2), d.pk: (4, 0)}
+
+
+def test_teams_tied_on_points_are_ranked_by_the_teams_snapshot(
+    organiser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tournaments import results  # noqa: PLC0415
+    from tournaments.tests.builders import play_round  # noqa: PLC0415
+    from tournaments.tests.factories import PlayerFactory  # noqa: PLC0415
+
+    def record(competitors: list[Competitor], options: Any) -> RoundPairing:
+        CALLS.append(list(competitors))
+        return RoundPairing(tables=(), byes=(), notes=())
+
+    monkeypatch.setattr(rounds.algorithms, "teams", record)
+    tournament = Tournament.objects.create(name="Команды", format="teams", rounds=3,
+                                           tie_breaks=["difference"])  # fmt: skip
+    tournament.organisers.add(organiser)
+    teams, pairs_of = [], []
+    for i in range(1, 5):
+        team = Entry.objects.create(tournament=tournament, name=f"Команда {i}", seed=i)
+        pair_ = Entry.objects.create(tournament=tournament, name=f"Пара {i}", team=team)
+        pair_.players.set([PlayerFactory(), PlayerFactory()])
+        teams.append(team)
+        pairs_of.append(pair_)
+    p1, p2, p3, p4 = pairs_of
+    r1 = play_round(tournament, 1, [(p1, p2, (100, 90)), (p3, p4, (150, 50))])
+    ranks = plan_ranks(2, tournament)
+    assert ranks[teams[0].pk][0] == 1  # no snapshot: the seed orders the tie
+    results.finish_round(organiser, r1.pk)
+    ranks = plan_ranks(2, tournament)
+    assert ranks[teams[2].pk] == (1, 2) and ranks[teams[0].pk] == (2, 2)
