@@ -91,6 +91,12 @@ class StandingsSerializer(serializers.Serializer):
     rows = StandingsRowSerializer(many=True)
 
 
+CELL_KINDS = (
+    "played, pending (the table is still in play), bye, forfeit_win, forfeit_loss, absent or "
+    "withdrawn"
+)
+
+
 class OpponentSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     rank = serializers.IntegerField(allow_null=True)
@@ -99,9 +105,7 @@ class OpponentSerializer(serializers.Serializer):
 
 class CrossCellSerializer(serializers.Serializer):
     round = serializers.IntegerField()
-    kind = serializers.ChoiceField(
-        choices=["played", "pending", "bye", "forfeit_win", "forfeit_loss", "absent", "withdrawn"]
-    )
+    kind = serializers.CharField(help_text=CELL_KINDS)
     result = serializers.ChoiceField(choices=["win", "draw", "loss", ""])
     opponents = OpponentSerializer(many=True)
     partners = OpponentSerializer(many=True)
@@ -159,9 +163,7 @@ class HistoryMatchSerializer(serializers.Serializer):
     entry = NamedSerializer()
     partners = NamedSerializer(many=True)
     opponents = OpposingEntrySerializer(many=True)
-    kind = serializers.ChoiceField(
-        choices=["played", "pending", "bye", "forfeit_win", "forfeit_loss"]
-    )
+    kind = serializers.CharField(help_text=CELL_KINDS)
     result = serializers.ChoiceField(choices=["win", "draw", "loss", ""])
     points_for = serializers.IntegerField(help_text="As recorded on the protocol.")
     points_against = serializers.IntegerField()
