@@ -72,6 +72,8 @@ class Match(models.Model):
     end = models.CharField(_("end"), max_length=20, blank=True)
     winner = models.CharField(_("winner"), max_length=10, blank=True)
     unclaimed_eggs = models.IntegerField(_("unclaimed eggs"), default=0)
+    #: deals each side won (legal deals with a winner), e.g. {"NS": 5, "EW": 3}
+    deals_won = models.JSONField(_("deals won"), default=dict, blank=True)
     next_leader = models.CharField(_("next leader"), max_length=1, blank=True)
     #: hashed PIN of the opposing captain, who may confirm on the referee's phone
     confirm_pin = models.CharField(_("confirmation PIN"), max_length=128, blank=True)

@@ -79,6 +79,7 @@ def match_data(match: Match) -> dict[str, Any]:
         "referee": _user(match.referee),
         "deals": [deal_data(deal) for deal in match.deals.all()],
         "totals": match.totals,
+        "deals_won": match.deals_won,
         "finished": match.finished,
         "end": match.end or None,
         "winner": match.winner or None,

@@ -107,13 +107,31 @@ def _records(match: Match, upto: int | None = None) -> list[dict[str, Any]]:
 
 
 def _state_after(judge: Judge, records: Sequence[Any]) -> MatchState:
-    state = judge.start()
+    return _fold(judge, records).state
+
+
+@dataclass
+class _Fold:
+    """The engine's state after some deals, and how many deals each side won."""
+
+    state: MatchState
+    won: dict[str, int] = field(default_factory=dict)
+
+    def count(self, verdict: DealVerdict) -> DealVerdict:
+        if verdict.ok and verdict.winner:
+            self.won[verdict.winner] = self.won.get(verdict.winner, 0) + 1
+        return verdict
+
+
+def _fold(judge: Judge, records: Sequence[Any]) -> _Fold:
+    fold = _Fold(judge.start())
     for record in records:
-        judge.judge(state, record)
-    return state
+        fold.count(judge.judge(fold.state, record))
+    return fold
 
 
-def _apply_state(match: Match, state: MatchState) -> None:
+def _apply_state(match: Match, state: MatchState, won: dict[str, int] | None = None) -> None:
+    match.deals_won = dict(won or {})
     match.totals = dict(state.totals)
     match.finished = state.finished
     match.end = state.end or ""
@@ -412,11 +430,12 @@ def record_deal(
         _require_editable(match)
         judge = _judge(match)
         records = _records(match)
-        state = _state_after(judge, records)
-        verdict = judge.judge(state, record)
+        fold = _fold(judge, records)
+        state = fold.state
+        verdict = fold.count(judge.judge(state, record))
         if not verdict.ok:
             raise _refused(verdict)
-        _apply_state(match, state)
+        _apply_state(match, state, fold.won)
         if match.status == Match.Status.DRAFT:
             match.status = Match.Status.IN_PLAY
         match.version += 1
@@ -459,11 +478,11 @@ def amend_last_deal(
         last = _last_deal(match, n)
         before = _deal_json(last)
         judge = _judge(match)
-        state = _state_after(judge, _records(match, upto=last.n - 1))
-        verdict = judge.judge(state, record)
+        fold = _fold(judge, _records(match, upto=last.n - 1))
+        verdict = fold.count(judge.judge(fold.state, record))
         if not verdict.ok:
             raise _refused(verdict)
-        _apply_state(match, state)
+        _apply_state(match, fold.state, fold.won)
         match.version += 1
         match.save()
         last.record = record
@@ -484,7 +503,8 @@ def delete_last_deal(
         before = _deal_json(last)
         last.delete()
         records = _records(match)
-        _apply_state(match, _state_after(_judge(match), records))
+        fold = _fold(_judge(match), records)
+        _apply_state(match, fold.state, fold.won)
         if not records:
             match.status = Match.Status.DRAFT
         _log(match, user, MatchVersion.Action.DELETE_DEAL, before, None)
@@ -641,7 +661,10 @@ def correct(
         previous = MatchVersion.objects.filter(match=match, confirmed=True)
         previous.update(confirmed=False)
         match.deals.all().delete()
-        _apply_state(match, state)
+        won = _Fold(state)
+        for verdict in verdicts:
+            won.count(verdict)
+        _apply_state(match, state, won.won)
         match.version += 1
         match.save()
         Deal.objects.bulk_create(

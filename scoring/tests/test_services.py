@@ -466,3 +466,29 @@ def test_history_lists_every_change_in_order(confirmed, chief, deals):
     assert [row.version for row in selectors.history(confirmed.pk)] == list(
         range(1, len(actions) + 1)
     )
+
+
+def _won_by_engine(records: list[dict[str, Any]]) -> dict[str, int]:
+    won: dict[str, int] = {}
+    for verdict in Judge(make_rules("sport")).fold(records).deals:
+        if verdict.ok and verdict.winner:
+            won[verdict.winner] = won.get(verdict.winner, 0) + 1
+    return won
+
+
+def test_deals_won_per_side_follow_every_change_of_the_deals(match, referee, chief, deals):
+    for n, deal in enumerate(deals, start=1):
+        services.record_deal(match.pk, deal, referee)
+        assert fresh(match).deals_won == _won_by_engine(deals[:n])
+    assert sum(fresh(match).deals_won.values()) >= 1
+    services.delete_last_deal(match.pk, referee)
+    assert fresh(match).deals_won == _won_by_engine(deals[:-1])
+    services.record_deal(match.pk, deals[-1], referee)
+    services.amend_last_deal(match.pk, deals[-1], referee)
+    assert fresh(match).deals_won == _won_by_engine(deals)
+    services.submit(match.pk, referee)
+    services.confirm(match.pk, chief)
+    shorter = corrected_deals(deals)
+    services.correct(match.pk, chief, shorter, "announcements dropped")
+    assert fresh(match).deals_won == _won_by_engine(shorter)
+    assert selectors.match_data(fresh(match))["deals_won"] == _won_by_engine(shorter)
