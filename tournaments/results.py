@@ -1,7 +1,7 @@
 """Standings from the database: the bridge between the tables and the pure ``standings`` package.
 
     standings_settings(tournament) -> Settings        points, bye, target, tie-break order
-    load(tournament, upto_round=None) -> Ledger       every round of every entry, in 6 queries
+    load(tournament, upto_round=None) -> Ledger       every round of every entry, in 7 queries
     live_table(tournament, upto_round=None) -> Table  computed now (entries, teams, players)
     table(tournament, round_number=None) -> Table     a finished round's snapshot, else live
     finish_round(user, round_id) -> Round             every table decided: snapshot, ``finished``
@@ -32,13 +32,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Prefetch
+from django.db.models import Prefetch
+from django.db.models.fields.json import KT
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.roles import CHIEF_REFEREE, has_role
 from rules import RulesError
-from scoring.models import Deal, Match
+from scoring.models import Match
 from tournaments import standings as pure
 from tournaments.errors import Conflict, NotAllowed, TournamentError
 from tournaments.models import (
@@ -84,7 +85,7 @@ def _swapped(tournament: Tournament) -> bool:
 # --- loading ------------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class Cell:
     """One entry's round as the crosstable and the player pages show it."""
 
@@ -134,33 +135,53 @@ class Ledger:
         return result
 
 
+def _key(column: str, key: str) -> KT:
+    """A key of a JSON column as text, read by the database (no JSON decoding here)."""
+    return KT(f"{column}__{key}")
+
+
 def _result(winner: str, side: str) -> str:
     if winner == "draw":
         return "draw"
     return "win" if winner == side else "loss"
 
 
-def load(tournament: Tournament, upto_round: int | None = None) -> Ledger:
-    """Load the tournament's counted rounds (6 queries) into plain games and cells."""
+def load(tournament: Tournament, upto_round: int | None = None, players: bool = True) -> Ledger:
+    """Load the tournament's counted rounds (7 queries) into plain games and cells.
+
+    ``players=False`` leaves the entries' players unloaded (``entry.players.all()`` would then
+    query): the entries' standings name players through ``player_names`` instead, which is
+    several times cheaper for a big field.
+    """
     rounds_qs = tournament.round_set.filter(status__in=COUNTED)
     if upto_round is not None:
         rounds_qs = rounds_qs.filter(number__lte=upto_round)
     rounds = sorted(rounds_qs.values_list("number", flat=True))
-    entries = {
-        e.pk: e
-        for e in tournament.entries.select_related("club").prefetch_related(
+    entry_qs = tournament.entries.select_related("club")
+    if players:
+        entry_qs = entry_qs.prefetch_related(
             Prefetch("players", queryset=Player.objects.order_by("last_name", "first_name", "pk"))
         )
-    }
+    entries = {e.pk: e for e in entry_qs}
     last = rounds[-1] if rounds else 0
     places = (
         PairingEntry.objects.filter(round__tournament=tournament, round__status__in=COUNTED,
                                     round__number__lte=last)
         .order_by("round__number", "pairing_id", "side", "position")
         .values_list("round__number", "pairing_id", "pairing__table", "entry_id", "side",
-                     "pairing__match_id", "pairing__match__status", "pairing__match__winner",
-                     "pairing__match__totals", "pairing__match__end")
+                     "pairing__match_id")
     )  # fmt: skip
+    # the decided tables' results, the JSON keys read as text by the database
+    decided: dict[int, tuple[str, str, int, int, int, int]] = {
+        pk: (winner, end, int(ns or 0), int(ew or 0), int(won_ns or 0), int(won_ew or 0))
+        for pk, winner, end, ns, ew, won_ns, won_ew in Match.objects.filter(
+            pairing__round__tournament=tournament, pairing__round__status__in=COUNTED,
+            pairing__round__number__lte=last, status=Match.Status.CONFIRMED,
+        ).exclude(winner="").values_list(
+            "pk", "winner", "end", _key("totals", "NS"), _key("totals", "EW"),
+            _key("deals_won", "NS"), _key("deals_won", "EW"),
+        )
+    }  # fmt: skip
     sanctions = list(
         Sanction.objects.filter(tournament=tournament, revoked_at__isnull=True,
                                 round_number__lte=last).order_by("round_number", "pk")
@@ -174,35 +195,13 @@ def load(tournament: Tournament, upto_round: int | None = None) -> Ledger:
             "entry_id", "round_number"
         )
     )
-    deals_won: dict[tuple[int, str], int] = {}
-    for match_id, winner, count in (
-        Deal.objects.filter(match__pairing__round__tournament=tournament,
-                            match__pairing__round__number__lte=last,
-                            match__status=Match.Status.CONFIRMED)
-        .values("match_id", "verdict__winner").annotate(n=Count("id"))
-        .values_list("match_id", "verdict__winner", "n")
-    ):  # fmt: skip
-        if winner in SIDES:
-            deals_won[(match_id, winner)] = count
 
     tables: dict[int, dict[str, Any]] = {}
-    for (
-        number,
-        pairing_id,
-        table_no,
-        entry_id,
-        side,
-        match_id,
-        status,
-        winner,
-        totals,
-        end,
-    ) in places:
-        info = tables.setdefault(pairing_id, {
-            "round": number, "table": table_no, "match": match_id, "status": status,
-            "winner": winner or "", "totals": totals or {}, "end": end or "", "NS": [], "EW": [],
-            "BYE": [],
-        })  # fmt: skip
+    for number, pairing_id, table_no, entry_id, side, match_id in places:
+        info = tables.get(pairing_id)
+        if info is None:
+            info = tables[pairing_id] = {"round": number, "table": table_no, "match": match_id,
+                                         "NS": [], "EW": [], "BYE": []}  # fmt: skip
         info[side].append(entry_id)
 
     swap = _swapped(tournament)
@@ -244,18 +243,18 @@ def load(tournament: Tournament, upto_round: int | None = None) -> Ledger:
                             kind=kind,
                         )
                     )  # type: ignore[arg-type]
-                elif info["status"] == Match.Status.CONFIRMED and info["winner"]:
-                    totals = info["totals"]
-                    ours, others = int(totals.get(side, 0)), int(totals.get(other, 0))
+                elif info["match"] in decided:
+                    winner, end, ns, ew, won_ns, won_ew = decided[info["match"]]
+                    ours, others = (ns, ew) if side == "NS" else (ew, ns)
                     if swap:
                         ours, others = others, ours
-                    base.result = _result(info["winner"], side)
+                    base.result = _result(winner, side)
                     base.points_for, base.points_against = ours, others
                     games.append(pure.Game(
                         number, entry_id, theirs[0] if theirs else None,
                         base.result,  # type: ignore[arg-type]
-                        ours, others, deals_won.get((info["match"], side), 0),
-                        end=END_KINDS.get(info["end"], ""),  # type: ignore[arg-type]
+                        ours, others, won_ns if side == "NS" else won_ew,
+                        end=END_KINDS.get(end, ""),  # type: ignore[arg-type]
                         opponents=theirs if len(theirs) > 1 else (),
                     ))  # fmt: skip
                 else:
@@ -329,9 +328,22 @@ def _lines(rows: Sequence[pure.Row], names: dict[int, tuple[str, str, list[str]]
     return lines
 
 
+def player_names(tournament: Tournament) -> dict[int, list[str]]:
+    """Each entry's players' names in one query of plain values."""
+    names: dict[int, list[str]] = defaultdict(list)
+    for entry_id, last, first in (
+        Entry.players.through.objects.filter(entry__tournament=tournament)
+        .order_by("player__last_name", "player__first_name", "player_id")
+        .values_list("entry_id", "player__last_name", "player__first_name")
+    ):
+        names[entry_id].append(f"{last} {first}".strip())
+    return names
+
+
 def _entry_names(ledger: Ledger) -> dict[int, tuple[str, str, list[str]]]:
+    players = player_names(ledger.tournament)
     return {
-        pk: (e.name, e.club.name if e.club else "", [p.full_name for p in e.players.all()])
+        pk: (e.name, e.club.name if e.club else "", players.get(pk, []))
         for pk, e in ledger.entries.items()
     }
 
@@ -469,7 +481,7 @@ def player_rows(ledger: Ledger) -> tuple[list[pure.Row], dict[int, tuple[str, st
 def live_table(tournament: Tournament, upto_round: int | None = None, scope: str = "entries",
                ledger: Ledger | None = None) -> Table:  # fmt: skip
     """Standings computed now from the confirmed tables (a bounded number of queries)."""
-    ledger = ledger or load(tournament, upto_round)
+    ledger = ledger or load(tournament, upto_round, players=scope == "players")
     settings = standings_settings(tournament)
     if scope == "teams":
         lines = _lines(team_rows(ledger), _entry_names(ledger), {})
@@ -501,17 +513,16 @@ def table(tournament: Tournament, round_number: int | None = None,
     ):
         stored = list(
             Standing.objects.filter(round=round_, scope=scope)
-            .select_related("entry__club")
-            .prefetch_related("entry__players")
             .order_by("rank")
+            .values_list("rank", "entry_id", "entry__name", "entry__club__name", "metrics")
         )
         if stored:
             settings = standings_settings(tournament)
+            players = player_names(tournament)
             lines = [
-                Line(s.rank, s.entry_id, s.entry.name, s.entry.club.name if s.entry.club else "",
-                     dict(s.metrics), 0, [p.full_name for p in s.entry.players.all()])
-                for s in stored
-            ]  # fmt: skip
+                Line(rank, entry_id, name, club or "", metrics, 0, players.get(entry_id, []))
+                for rank, entry_id, name, club, metrics in stored
+            ]
             return Table(tournament, round_number, scope, "snapshot", settings.order, lines)
     return live_table(tournament, round_number or None, scope)
 
@@ -559,10 +570,11 @@ def finish_round(user: User, round_id: int) -> Round:
             .values_list("pairing_id", flat=True)
         )  # fmt: skip
         open_tables = sorted(
-            p.table for p in round_.pairings.select_related("match")
-            if p.table is not None and p.pk not in forfeited
-            and (p.match is None or p.match.status != Match.Status.CONFIRMED)
-        )  # fmt: skip
+            round_.pairings.filter(table__isnull=False)
+            .exclude(match__status=Match.Status.CONFIRMED)
+            .exclude(pk__in=forfeited)
+            .values_list("table", flat=True)
+        )
         if open_tables:
             raise Conflict.one(
                 "tables_open",

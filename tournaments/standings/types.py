@@ -6,7 +6,7 @@ No Django, no database: the bridge that loads matches turns them into these froz
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Result = Literal["win", "draw", "loss"]
 Unplayed = Literal["", "bye", "forfeit_win", "forfeit_loss", "absent", "withdrawn"]
@@ -34,8 +34,7 @@ SPORTS_ORDER: tuple[str, ...] = ("match_points", "difference", "buchholz", "head
 INTERNATIONAL_ORDER: tuple[str, ...] = ("wins", "efectividad", "points")
 
 
-@dataclass(frozen=True, slots=True)
-class Game:
+class Game(NamedTuple):
     """One round of one participant: a played match, or an unplayed round of some ``kind``.
 
     A played match appears twice, once from each side. ``end`` says how a played match ended:
@@ -44,6 +43,9 @@ class Game:
     ``opponents`` names every opponent when there are several (the two players across the table
     in an individual event): the opponent-based tie-breaks then use their mean score, and
     ``opponent`` is the first of them.
+
+    A named tuple rather than a frozen dataclass: a big event has tens of thousands of games, and
+    a tuple is built several times faster (it is just as immutable).
     """
 
     round: int

@@ -4,8 +4,8 @@
 published round whose tables carry confirmed protocols with those totals (the winner is the side
 with more points, equal is a draw; under ``losers_record_own`` fewer wins). Entries are given as
 ``Entry`` objects or tuples of them (individual events). ``pending`` tables are left in play.
-Real deals are not written: the standings read a match's confirmed totals, its winner and, for
-deals won, its deals (see ``add_deals``).
+Real deals are not written: the standings read a match's confirmed totals, its winner and its
+deals-won cache (see ``add_deals``).
 """
 
 from __future__ import annotations
@@ -62,10 +62,17 @@ def play_round(
 
 
 def add_deals(match: Match, winners: Sequence[str | None]) -> None:
-    """Deal rows whose verdicts name these winners (for the deals-won count)."""
+    """Deal rows whose verdicts name these winners, and the match's deals-won cache as the
+    scoring services keep it."""
     Deal.objects.bulk_create(
-        Deal(match=match, n=n, record={}, verdict={"winner": w}) for n, w in enumerate(winners, 1)
+        Deal(match=match, n=n, record={}, verdict={"ok": True, "winner": w})
+        for n, w in enumerate(winners, 1)
     )
+    won: dict[str, int] = {}
+    for winner in winners:
+        if winner:
+            won[winner] = won.get(winner, 0) + 1
+    Match.objects.filter(pk=match.pk).update(deals_won=won)
 
 
 def table_match(round_: Round, table: int) -> Match:
