@@ -7,16 +7,20 @@ import copy
 import io
 import json
 import random
+import time
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from rules import Judge, make_rules
 from rules.simulate import play_match
 from scoring import services as scoring
 from scoring.models import Deal, Match, MatchVersion
@@ -506,3 +510,97 @@ def test_the_commands_export_and_import(event, organiser, tmp_path) -> None:
         call_command("import_tournament", str(path), "--user", "nobody")
     with pytest.raises(CommandError, match="No tournament"):
         call_command("export_tournament", "999999")
+
+
+# --- size and speed (PostgreSQL) ------------------------------------------------------------
+
+
+def build_big_event(tournament: Tournament, pairs: Any, n_pairs: int, n_rounds: int) -> None:
+    """``n_pairs`` pairs and ``n_rounds`` finished rounds of confirmed protocols with simulated
+    deals, written in bulk (as the scoring services would leave them)."""
+    rules = make_rules("sport")
+    judge, stored = Judge(rules), rules.to_dict()
+    rng = random.Random(2024)
+    entries = pairs(tournament, n_pairs)
+    seats = {e.pk: list(e.players.all()) for e in entries}
+    for number in range(1, n_rounds + 1):
+        round_ = Round.objects.create(
+            tournament=tournament,
+            number=number,
+            status=Round.Status.PUBLISHED,
+            published_at=timezone.now(),
+        )
+        order = entries[:]
+        rng.shuffle(order)
+        tables = list(zip(order[::2], order[1::2], strict=True))
+        matches, deal_rows = [], []
+        for index, (ns, ew) in enumerate(tables, start=1):
+            records = play_match(rules, rng)
+            verdict = judge.fold(records)
+            state = verdict.state
+            (n1, s1), (e1, w1) = seats[ns.pk], seats[ew.pk]
+            matches.append(Match(
+                label=f"{number}/{index}", table=str(index), seat_n=n1, seat_e=e1, seat_s=s1,
+                seat_w=w1, rules_preset="sport", rules=stored, status=Match.Status.CONFIRMED,
+                version=len(records) + 3, totals=dict(state.totals), finished=True,
+                end=state.end or "", winner=state.winner or "", unclaimed_eggs=state.eggs,
+                next_leader=state.leader or "", confirmed_at=timezone.now(),
+                submitted_at=timezone.now(),
+            ))  # fmt: skip
+            deal_rows.append(
+                [(r, v.to_dict()) for r, v in zip(records, verdict.deals, strict=True)]
+            )
+        Match.objects.bulk_create(matches)
+        if hasattr(Match, "deals_won"):
+            for match, rows in zip(matches, deal_rows, strict=True):
+                won: dict[str, int] = {}
+                for _r, v in rows:
+                    if v["winner"]:
+                        won[v["winner"]] = won.get(v["winner"], 0) + 1
+                match.deals_won = won
+            Match.objects.bulk_update(matches, ["deals_won"])
+        Deal.objects.bulk_create(
+            Deal(match=m, n=n, record=r, verdict=v, match_version=n + 1)
+            for m, rows in zip(matches, deal_rows, strict=True)
+            for n, (r, v) in enumerate(rows, start=1)
+        )
+        MatchVersion.objects.bulk_create(
+            MatchVersion(match=m, version=m.version, action="confirm", before={}, after={},
+                         protocol={"deals": [r for r, _v in rows]}, confirmed=True)
+            for m, rows in zip(matches, deal_rows, strict=True)
+        )  # fmt: skip
+        pairings = Pairing.objects.bulk_create(
+            Pairing(round=round_, table=i, match=m, seat_n=m.seat_n, seat_e=m.seat_e,
+                    seat_s=m.seat_s, seat_w=m.seat_w)
+            for i, m in enumerate(matches, start=1)
+        )  # fmt: skip
+        PairingEntry.objects.bulk_create(
+            PairingEntry(pairing=p, round=round_, entry=e, side=side)
+            for p, (ns, ew) in zip(pairings, tables, strict=True)
+            for e, side in ((ns, "NS"), (ew, "EW"))
+        )
+        Round.objects.filter(pk=round_.pk).update(status=Round.Status.FINISHED)
+        round_.status = Round.Status.FINISHED
+        results.take_snapshot(round_)
+
+
+def test_200_pairs_and_7_rounds_export_and_import_in_seconds(require_postgres, tournament, pairs,
+                                                             organiser) -> None:  # fmt: skip
+    build_big_event(tournament, pairs, 200, 7)
+    with CaptureQueriesContext(connection) as exported:
+        started = time.perf_counter()
+        doc = archive.export_tournament(tournament)
+        text = archive.dumps(doc)
+        export_s = time.perf_counter() - started
+    with CaptureQueriesContext(connection) as imported:
+        started = time.perf_counter()
+        copy_ = archive.import_tournament(json.loads(text), organiser)
+        import_s = time.perf_counter() - started
+    deals = sum(len(m["deals"]) for m in doc["matches"])
+    print(f"\n200 pairs x 7 rounds: {len(doc['matches'])} matches, {deals} deals, "
+          f"{len(text) / 2**20:.1f} MB; export {export_s:.2f} s in {len(exported)} queries, "
+          f"import {import_s:.2f} s in {len(imported)} queries")  # fmt: skip
+    assert len(doc["matches"]) == 700 and len(doc["standings"]) == 1400
+    assert export_s < 5 and import_s < 10
+    assert len(exported) < 25 and len(imported) < 150
+    assert normalise(archive.export_tournament(copy_)) == normalise(doc)
