@@ -15,6 +15,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
@@ -42,7 +43,7 @@ class ArchiveAPIView(APIView):
         """The whole tournament as one JSON archive (see docs/archive.md)."""
         tournament = get_object_or_404(Tournament, pk=pk)
         if not services.can_manage(request.user, tournament):
-            err = NotAllowed.one("not_organiser", "Only the tournament's organisers export it.")
+            err = NotAllowed.one("not_organiser", _("Only the tournament's organisers export it."))
             return Response({"errors": err.errors}, status=err.status)
         response = Response(archive.export_tournament(tournament))
         response["Content-Disposition"] = f'inline; filename="tournament-{tournament.pk}.json"'
