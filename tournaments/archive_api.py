@@ -16,6 +16,8 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.parsers import JSONParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
@@ -39,6 +41,8 @@ class ImportedSerializer(serializers.Serializer):
 class ArchiveAPIView(APIView):
     permission_classes = [IsAuthenticated]
 
+    @extend_schema(operation_id="tournament_archive", responses={200: OpenApiTypes.OBJECT},
+                   tags=["tournaments"])  # fmt: skip
     def get(self, request: Request, pk: int) -> Response:
         """The whole tournament as one JSON archive (see docs/archive.md)."""
         tournament = get_object_or_404(Tournament, pk=pk)
@@ -54,6 +58,8 @@ class ArchiveImportAPIView(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = [JSONParser, MultiPartParser]
 
+    @extend_schema(operation_id="tournament_import", request=OpenApiTypes.OBJECT,
+                   responses={201: ImportedSerializer}, tags=["tournaments"])  # fmt: skip
     def post(self, request: Request) -> Response:
         """Create a tournament from an archive; nothing is written unless all of it is good."""
         try:
