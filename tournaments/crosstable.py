@@ -25,7 +25,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy
 
 from scoring.models import Deal, Match
 from tournaments import results
@@ -255,17 +255,17 @@ class CrossCell:
         """The result in one sign, as the crosstable prints it."""
         if self.kind == "played":
             return {
-                "win": pgettext("result", "W"),
-                "draw": pgettext("result", "D"),
-                "loss": pgettext("result", "L"),
+                "win": _("W"),
+                "draw": _("D"),
+                "loss": _("L"),
             }.get(self.result, "")
         return {
             "pending": "…",
-            "bye": pgettext("crosstable", "bye"),
+            "bye": _("BYE"),
             "forfeit_win": "+",
             "forfeit_loss": "−",
-            "absent": pgettext("crosstable", "absent"),
-            "withdrawn": pgettext("crosstable", "withdrawn"),
+            "absent": _("abs."),
+            "withdrawn": _("w/d"),
         }.get(self.kind, "")
 
     @property
