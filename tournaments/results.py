@@ -71,8 +71,15 @@ def standings_settings(tournament: Tournament) -> pure.Settings:
     return pure.Settings(
         win=tournament.points_win, draw=tournament.points_draw, loss=tournament.points_loss,
         bye_result=tournament.bye_result,  # type: ignore[arg-type]
-        target=target, order=order or pure.SPORTS_ORDER, seed=tournament.pk or 0,
+        target=target, order=order or pure.SPORTS_ORDER, seed=lot_seed(tournament),
     )  # fmt: skip
+
+
+def lot_seed(tournament: Tournament) -> int:
+    """The seed of the last-resort lot: the creation time in microseconds, which an archive
+    restores exactly (a primary key would change on import and reorder tied lines)."""
+    created = tournament.created_at
+    return int(created.timestamp() * 1_000_000) if created else (tournament.pk or 0)
 
 
 def _swapped(tournament: Tournament) -> bool:
