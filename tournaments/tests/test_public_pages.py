@@ -148,19 +148,25 @@ def test_team_event_has_team_pair_and_player_tables(client, organiser):
 def test_crosstable_cells_name_the_opponents_rank_result_and_points(client, event, tournament):
     html = client.get(reverse("tournaments:crosstable", args=[tournament.pk])).content.decode()
     rows = body_rows(html, "crosstable")
-    # E (rank 1): bye; beat B (rank 5) 70:50; beat A (rank 2) 80:40; 6 MP
-    assert rows[0] == "1 Пара 5 Клуб 1-1 свободен 5 В 70:50 2 В 80:40 6" or rows[0] == (
-        "1 Пара 5 Клуб 1-1 bye 5 W 70:50 2 W 80:40 6"
-    )
+    # E (rank 1): bye; beat B (rank 5) 70:50; beat A (rank 2) 80:40; 6 MP (Russian marks)
+    assert rows[0].split()[:3] == ["1", "Пара", "5"]
+    assert rows[0].split()[5:] == ["своб.", "5", "В", "70:50", "2", "В", "80:40", "6"]
     by_rank = {row.split()[0]: row for row in rows}
     # B (rank 5): lost to A, lost to E, still playing D (rank 3)
-    assert by_rank["5"].split()[4:] in (
-        ["2", "П", "80:120", "1", "П", "50:70", "3", "…", "0"],
-        ["2", "L", "80:120", "1", "L", "50:70", "3", "…", "0"],
-    )
+    assert by_rank["5"].split()[5:] == ["2", "П", "80:120", "1", "П", "50:70", "3", "…", "0"]
+    # D (rank 3): drew with C (rank 4), bye, still playing B
+    assert by_rank["3"].split()[5:] == ["4", "Н", "100:100", "своб.", "5", "…", "3"]
     # C (rank 4) was absent in round 3
     assert 'data-kind="absent"' in html
     assert 'class="cell pending' in html
+
+
+def test_crosstable_in_english(client, event, tournament):
+    client.cookies["django_language"] = "en"
+    html = client.get(reverse("tournaments:crosstable", args=[tournament.pk])).content.decode()
+    rows = body_rows(html, "crosstable")
+    assert rows[0].split()[5:] == ["BYE", "5", "W", "70:50", "2", "W", "80:40", "6"]
+    assert "abs." in rows[3]  # C (rank 4) was absent in round 3
 
 
 def test_crosstable_shows_forfeits(client, event, tournament, organiser):
