@@ -43,21 +43,23 @@ pg_restore --list "$partial" >/dev/null || die "the dump $partial is unreadable"
 mv "$partial" "$dump"
 
 if [[ -n $BACKUP_TOURNAMENTS ]]; then
+  [[ $BACKUP_TOURNAMENTS == all || $BACKUP_TOURNAMENTS =~ ^[0-9\ ]+$ ]] \
+    || die "BACKUP_TOURNAMENTS must be empty, 'all' or tournament ids separated by spaces"
   archives="$BACKUP_DIR/tournaments-$stamp"
   mkdir -p "$archives"
-  if [[ $BACKUP_TOURNAMENTS == all ]]; then
-    ids=$(manage shell --verbosity=0 -c \
-      'from tournaments.models import Tournament
-print(*Tournament.objects.order_by("pk").values_list("pk", flat=True))')
-  else
-    ids=$BACKUP_TOURNAMENTS
-  fi
-  for id in $ids; do
-    [[ $id =~ ^[0-9]+$ ]] || die "BACKUP_TOURNAMENTS: '$id' is not a tournament id"
-    manage export_tournament "$id" -o "$archives/tournament-$id.json" \
-      || die "could not export tournament $id"
-  done
-  say "archived $(wc -w <<<"$ids") tournament(s) in $archives"
+  # One process for all of them: manage.py export_tournament <id> -o <file> for each.
+  BACKUP_TOURNAMENTS=$BACKUP_TOURNAMENTS BACKUP_ARCHIVES=$archives manage shell --verbosity=0 -c '
+import io, os, sys
+from django.core.management import call_command
+from tournaments.models import Tournament
+wanted, folder = os.environ["BACKUP_TOURNAMENTS"], os.environ["BACKUP_ARCHIVES"]
+ids = (list(Tournament.objects.order_by("pk").values_list("pk", flat=True))
+       if wanted == "all" else [int(x) for x in wanted.split()])
+for pk in ids:
+    out = os.path.join(folder, f"tournament-{pk}.json")
+    call_command("export_tournament", pk, output=out, stderr=io.StringIO())
+print(f"backup.sh: {len(ids)} tournament archive(s) in {folder}", file=sys.stderr)
+' || die "could not export the tournaments ($BACKUP_TOURNAMENTS)"
 fi
 
 if ((BACKUP_KEEP_DAYS > 0)); then
