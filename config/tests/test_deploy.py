@@ -131,6 +131,9 @@ def test_the_entry_points_load() -> None:
     finds the app of ``-A config`` with the project's tasks."""
     [web_start] = unit("domino-web.service")["ExecStart"]
     argv = web_start.replace("/opt/domino/.venv/bin/", f"{BIN}/").split()
+    # systemd puts WEB_CONCURRENCY of /etc/domino/env in as one word
+    assert "${WEB_CONCURRENCY}" in argv and env_example()["WEB_CONCURRENCY"].isdigit()
+    argv = [env_example()["WEB_CONCURRENCY"] if a == "${WEB_CONCURRENCY}" else a for a in argv]
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
     done = subprocess.run([*argv, "--check-config"], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=120)  # fmt: skip
