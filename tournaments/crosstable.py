@@ -213,7 +213,8 @@ def results_table(
         if table.source != "snapshot":
             table = None
     if table is None or need_ledger:
-        ledger = results.load(tournament, upto)
+        # the entries' players are loaded as models only where they are read from the ledger
+        ledger = results.load(tournament, upto, players=need_ledger or scope == "players")
     if table is None:
         assert ledger is not None
         table = results.live_table(tournament, upto, scope, ledger=ledger)
