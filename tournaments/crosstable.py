@@ -1,6 +1,7 @@
 """What the public results pages, the exports and the results API show, as plain data.
 
     results_table(tournament, round_number=None, scope=None) -> Results    standings + columns
+    cached_results_table(tournament, round_number, scope) -> (Results, key) the same, cached
     crosstable(tournament, round_number=None, scope=None) -> Crosstable    a cell per round
     player_history(player, tournaments) -> list[HistoryMatch]              every match of a player
 
@@ -23,9 +24,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import QuerySet
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from scoring.models import Deal, Match
 from tournaments import results
@@ -227,6 +229,29 @@ def results_table(
         _players_of_entries(tournament),
         ledger,
     )
+
+
+#: how long a computed table may be served from the cache at most (its key changes with every
+#: result, round, sanction or snapshot; only renames wait for this)
+CACHE_SECONDS = 60
+
+
+def cached_results_table(
+    tournament: Tournament, round_number: Any = None, scope: Any = None
+) -> tuple[Results, str]:
+    """``results_table`` (without its ledger) through the cache, and the cache key it used.
+
+    Spectators' pages poll every few seconds: while nothing the standings depend on has
+    changed (``results.results_stamp``), they get the table computed for the first of them.
+    """
+    stamp = results.results_stamp(tournament)
+    key = f"results:{tournament.pk}:{stamp}:{round_number}:{scope}:{get_language()}"
+    res = cache.get(key)
+    if res is None:
+        res = results_table(tournament, round_number, scope)
+        res.ledger = None
+        cache.set(key, res, CACHE_SECONDS)
+    return res, key
 
 
 # --- crosstable ---------------------------------------------------------------------------------

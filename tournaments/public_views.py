@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats
 from django.utils.safestring import mark_safe
@@ -131,19 +133,23 @@ class TournamentPage(View):
 
 
 class StandingsView(TournamentPage):
+    """The standings; the table itself (the same for every visitor) is rendered once per
+    change of the results and served from the cache to everybody polling it."""
+
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        res = data.results_table(
+        res, key = data.cached_results_table(
             self.tournament, request.GET.get("round"), request.GET.get("scope")
         )
         context = self.base_context(res)
-        context.update(
-            rows=standings_rows(res),
-            columns=res.columns,
-            refresh=REFRESH_SECONDS,
-            fragment_url=fragment_url(request),
-        )
+        context.update(refresh=REFRESH_SECONDS, fragment_url=fragment_url(request))
+        html = cache.get(key + ":html")
+        if html is None:
+            fragment = {**context, "rows": standings_rows(res), "columns": res.columns}
+            html = render_to_string("tournaments/public/_standings_table.html", fragment)
+            cache.set(key + ":html", html, data.CACHE_SECONDS)
         if request.GET.get("fragment"):
-            return render(request, "tournaments/public/_standings_table.html", context)
+            return HttpResponse(html)
+        context["table_html"] = mark_safe(html)  # noqa: S308 - rendered by our template
         return render(request, "tournaments/public/standings.html", context)
 
 

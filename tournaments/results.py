@@ -6,6 +6,7 @@
     table(tournament, round_number=None) -> Table     a finished round's snapshot, else live
     finish_round(user, round_id) -> Round             every table decided: snapshot, ``finished``
     record_sanction(user, tournament_id, ...) / revoke_sanction(user, sanction_id, reason)
+    results_stamp(tournament) -> str                  changes whenever the standings may
 
 What counts. Rounds that are published or finished, up to ``upto_round``. A table counts when its
 protocol is confirmed, or when a forfeit decides it; a table still in play is left out (live
@@ -26,13 +27,14 @@ scores the games of its entry (opponents: the other side's players).
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Count, Max, OuterRef, Prefetch, Q, Subquery, Sum
 from django.db.models.fields.json import KT
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -532,6 +534,54 @@ def table(tournament: Tournament, round_number: int | None = None,
             ]
             return Table(tournament, round_number, scope, "snapshot", settings.order, lines)
     return live_table(tournament, round_number or None, scope)
+
+
+# --- what the standings depend on ---------------------------------------------------------------
+
+
+def _per_tournament(queryset: Any, path: str, **aggregates: Any) -> dict[str, Subquery]:
+    """Aggregates of ``queryset`` for the outer tournament, as subqueries of one query."""
+    grouped = queryset.filter(**{path: OuterRef("pk")}).order_by().values(path)
+    return {
+        name: Subquery(grouped.annotate(value=aggregate).values("value")[:1])
+        for name, aggregate in aggregates.items()
+    }
+
+
+def results_stamp(tournament: Tournament) -> str:
+    """A fingerprint of everything a tournament's standings are computed from, in one query:
+    the settings that score and order them, its rounds' statuses, every match's last change
+    (the scoring services save each change, bumping ``updated_at``), sanctions, entries,
+    absences and snapshots. Pages may cache what they computed under it; a new result, round,
+    sanction, withdrawal or snapshot changes it. Renaming a player or an entry does not: caches
+    keyed by it must also expire (see ``crosstable.CACHE_SECONDS``)."""
+    t = tournament
+    published, finished = Round.Status.PUBLISHED, Round.Status.FINISHED
+    parts = {
+        **_per_tournament(Round.objects, "tournament", s_rounds=Count("pk"),
+                          s_last_round=Max("number"),
+                          s_published=Count("pk", filter=Q(status=published)),
+                          s_finished=Count("pk", filter=Q(status=finished)),
+                          s_statuses=Max("status")),
+        **_per_tournament(Match.objects, "pairing__round__tournament", s_matches=Count("pk"),
+                          s_match_top=Max("pk"), s_changed=Max("updated_at"),
+                          s_versions=Sum("version")),
+        **_per_tournament(Sanction.objects, "tournament", s_sanctions=Count("pk"),
+                          s_sanction_top=Max("pk"), s_revoked=Max("revoked_at")),
+        **_per_tournament(Entry.objects, "tournament", s_entries=Count("pk"), s_entry_top=Max("pk"),
+                          s_withdrawn=Count("pk", filter=Q(status=Entry.Status.WITHDRAWN))),
+        **_per_tournament(EntryAbsence.objects, "entry__tournament", s_absences=Count("pk"),
+                          s_absence_top=Max("pk")),
+        **_per_tournament(Standing.objects, "round__tournament", s_standings=Count("pk"),
+                          s_standing_top=Max("pk")),
+    }  # fmt: skip
+    values = Tournament.objects.filter(pk=t.pk).annotate(**parts).values(*parts).first()
+    settings = (
+        t.pk, t.created_at, t.format, t.rules_preset, t.rules_options, t.points_win,
+        t.points_draw, t.points_loss, t.bye_result, t.tie_breaks,
+    )  # fmt: skip
+    raw = repr((settings, values))
+    return hashlib.sha1(raw.encode(), usedforsecurity=False).hexdigest()
 
 
 # --- finishing a round --------------------------------------------------------------------------

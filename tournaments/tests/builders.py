@@ -48,7 +48,8 @@ def play_round(
                 winner = "NS" if (a > b) != low_wins else "EW"
             Match.objects.filter(pk=match.pk).update(
                 status=Match.Status.CONFIRMED, winner=winner, totals={"NS": a, "EW": b},
-                finished=True, end=end, confirmed_at=timezone.now(),
+                finished=True, end=end, confirmed_at=timezone.now(), updated_at=timezone.now(),
+                version=2,
             )  # fmt: skip
         pairing = Pairing.objects.create(round=round_, table=index, match=match)
         for side, entries in (("NS", _side(ns)), ("EW", _side(ew))):
