@@ -322,7 +322,7 @@ class StandingsAPIView(ResultsView):
     def get(self, request: Request, pk: int) -> Response:
         tournament = self.tournament(request, pk)
         try:
-            res = data.results_table(
+            res, _key = data.cached_results_table(
                 tournament, request.query_params.get("round"), request.query_params.get("scope")
             )
         except TournamentError as exc:
