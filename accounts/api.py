@@ -9,7 +9,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import throttle
 from accounts.roles import ALL_ROLES, has_role
+from accounts.views import TOO_MANY
 
 
 class TokenSerializer(serializers.Serializer):
@@ -19,8 +21,17 @@ class TokenSerializer(serializers.Serializer):
 class ObtainTokenView(ObtainAuthToken):
     """``POST username, password`` → ``{"token": …}``; send it as ``Authorization: Token …``."""
 
+    # Failed attempts are limited per address and username (accounts.throttle), not by the
+    # anonymous write rate: a hall of referees signs in at once from one address.
+    throttle_classes: list[Any] = []
+
     @extend_schema(responses={200: TokenSerializer})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        username = request.data.get("username", "") if isinstance(request.data, dict) else ""
+        if throttle.blocked(request, str(username)):
+            body = {"errors": [{"code": "too_many_attempts", "message": str(TOO_MANY),
+                                "field": None}]}  # fmt: skip
+            return Response(body, status=429, headers={"Retry-After": str(throttle.window())})
         return super().post(request, *args, **kwargs)
 
 

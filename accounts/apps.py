@@ -5,3 +5,6 @@ from django.utils.translation import gettext_lazy as _
 class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = _("Accounts and roles")
+
+    def ready(self) -> None:
+        from accounts import audit, throttle  # noqa: F401 - signal receivers

@@ -1,10 +1,12 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from accounts.views import LoginView
+
 urlpatterns = [
     path(
         "login/",
-        auth_views.LoginView.as_view(template_name="registration/login.html"),
+        LoginView.as_view(),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

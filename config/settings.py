@@ -198,7 +198,23 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    # Writes only (config/throttling.py); reads stay free for the hall's spectators.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "config.throttling.UserWriteThrottle",
+        "config.throttling.AnonWriteThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "write_user": env.str("API_WRITE_RATE", default="600/min") or None,
+        "write_anon": env.str("API_ANON_WRITE_RATE", default="60/min") or None,
+    },
+    # How many proxies put their address in X-Forwarded-For (1 behind deploy/nginx.conf): the
+    # client address of the throttles is the one the nearest trusted proxy saw. 0: REMOTE_ADDR.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
+# Failed logins (login page and API token) per client address and username: past the limit the
+# next attempts answer 429 until the window (seconds) ends. See accounts/throttle.py.
+LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=60)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Domino scoresheet and tournament API",
     "DESCRIPTION": (

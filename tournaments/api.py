@@ -48,7 +48,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.roles import ORGANISER, has_role
-from tournaments import csv_import, results, rounds, selectors, services
+from tournaments import audit_hooks, csv_import, results, rounds, selectors, services
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import Club, Entry, Pairing, Player, Round, Sanction, Tournament
 
@@ -437,7 +437,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def finish(self, request: Request, pk: str) -> Response:
         round_ = self.get_object()
-        return _run(lambda: (results.finish_round(request.user, round_.pk),
+        return _run(lambda: (audit_hooks.finish_round(request.user, round_.pk),
                              _round_answer(round_.pk))[1])  # fmt: skip
 
     @action(detail=True, methods=["post"])

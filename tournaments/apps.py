@@ -13,6 +13,10 @@ class TournamentsConfig(AppConfig):
 
         protocol_corrected.connect(_retake_snapshots, dispatch_uid="tournaments.snapshots")
 
+        from tournaments import audit_hooks
+
+        audit_hooks.connect()
+
 
 def _retake_snapshots(sender: Any, match: Any, **kwargs: Any) -> None:
     """A corrected protocol of a finished round changes that round's and later snapshots."""

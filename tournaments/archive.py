@@ -53,6 +53,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from accounts import audit
 from rules import Judge, RulesError, make_rules
 from scoring.models import Deal, Match, MatchVersion
 from tournaments.errors import ErrorItem, NotAllowed, TournamentError, error
@@ -664,7 +665,10 @@ def import_tournament(data: Any, user: User) -> Tournament:
     plan = read_archive(data)
     try:
         with transaction.atomic():
-            return _write(plan, user)
+            tournament = _write(plan, user)
+            audit.record(user, "tournament.import", tournament, tournament_id=tournament.pk,
+                         after={"name": tournament.name, "notes": tournament.archive_notes})
+            return tournament
     except (IntegrityError, DatabaseError, ValueError, TypeError) as err:
         raise TournamentError.one(
             "invalid_archive",

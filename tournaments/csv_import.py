@@ -29,6 +29,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts import audit
 from tournaments.errors import TournamentError, error
 from tournaments.models import Club, Entry, Player, Tournament
 from tournaments.services import User, locked_tournament, next_round_number
@@ -222,7 +223,12 @@ def import_csv(user: User, tournament_id: int, data: bytes | str) -> ImportResul
             errors += _check_entries(tournament, rows)
         if errors:
             raise TournamentError(sorted(errors, key=lambda e: e["line"]))
-        return _write(tournament, rows)
+        result = _write(tournament, rows)
+        audit.record(user, "entry.import", tournament, tournament_id=tournament.pk,
+                     after={"lines": result.lines, "entries": result.entries,
+                            "players": result.players, "clubs": result.clubs,
+                            "teams": result.teams})  # fmt: skip
+        return result
 
 
 def _write(tournament: Tournament, rows: list[Row]) -> ImportResult:

@@ -25,7 +25,7 @@ from django.views import View
 
 from accounts.roles import CHIEF_REFEREE, REFEREE
 from rules import catalogue
-from tournaments import csv_import, results, rounds, selectors, services
+from tournaments import audit_hooks, csv_import, results, rounds, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.forms import (
     AbsenceForm,
@@ -392,7 +392,7 @@ class RoundActionView(ManageView):
                 rounds.publish(request.user, round_.pk)
                 messages.success(request, _("Round %(n)s is published.") % {"n": number})
             elif action == "finish":
-                results.finish_round(request.user, round_.pk)
+                audit_hooks.finish_round(request.user, round_.pk)
                 messages.success(request, _("Round %(n)s is finished; its standings are saved.")
                                  % {"n": number})  # fmt: skip
             else:

@@ -38,6 +38,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import override
 
+from accounts import audit
 from accounts.roles import CHIEF_REFEREE, REFEREE, has_role
 from scoring import services as scoring
 from scoring.errors import ScoringError
@@ -72,9 +73,20 @@ class Plan:
 
 
 def _send(round_id: int, task_id: str) -> None:
+    """Hand the job to the broker (after the round's commit). With the broker down the round
+    goes back to ``new`` with the reason, and the caller gets ``Unavailable`` (503): the round
+    never waits in ``pairing`` for a job nobody has."""
+    from kombu.exceptions import OperationalError
+
     from tournaments.tasks import pair_round
 
-    pair_round.apply_async(args=[round_id], task_id=task_id)
+    try:
+        pair_round.apply_async(args=[round_id], task_id=task_id)
+    except OperationalError as exc:
+        log.error("pairing round %s: the broker is unreachable: %s", round_id, exc)
+        message = _("The task queue is unreachable; nothing was paired. Try again in a minute.")
+        fail_pairing(round_id, str(message))
+        raise Unavailable.one("queue_unavailable", message) from exc
 
 
 def _queue(round_: Round, user: User | None) -> None:
@@ -135,7 +147,10 @@ def start_pairing(user: User, tournament_id: int) -> Round:
         if tournament.status == Tournament.Status.REGISTRATION:
             tournament.status = Tournament.Status.RUNNING
             tournament.save(update_fields=["status"])
+        before = {"status": round_.status}
         _queue(round_, user)
+        audit.record(user, "round.pair", round_, tournament_id=tournament.pk, before=before,
+                     after={"number": round_.number, "status": round_.status})  # fmt: skip
     return round_
 
 
@@ -464,6 +479,7 @@ def swap(user: User, round_id: int, entry_a: int, entry_b: int) -> Round:
                 "not_in_round", _("Choose two different entries of this round."), "entries"
             )
         a, b = places[entry_a], places[entry_b]
+        before = {str(p.entry_id): {"table": p.pairing.table, "side": p.side} for p in (a, b)}
         if a.pairing_id == b.pairing_id:
             raise TournamentError.one(
                 "same_table", _("These entries already play at the same table."), "entries"
@@ -479,15 +495,23 @@ def swap(user: User, round_id: int, entry_a: int, entry_b: int) -> Round:
             pairing.flags = sorted(set(pairing.flags) | {"swapped"})
             pairing.save(update_fields=["flags"])
             _renew_match(pairing, user)
+        after = {str(p.entry_id): {"table": p.pairing.table, "side": p.side} for p in (a, b)}
+        audit.record(user, "round.swap", round_, tournament_id=round_.tournament_id,
+                     before=before, after=after)  # fmt: skip
     return round_
 
 
 def set_locked(user: User, pairing_id: int, locked: bool) -> Pairing:
     with transaction.atomic():
         pairing = Pairing.objects.get(pk=pairing_id)
-        _locked_round(user, pairing.round_id, Round.Status.PAIRED)
+        round_ = _locked_round(user, pairing.round_id, Round.Status.PAIRED)
+        before = {"table": pairing.table, "locked": pairing.locked}
         pairing.locked = locked
         pairing.save(update_fields=["locked"])
+        if before["locked"] != locked:
+            audit.record(user, "pairing.lock" if locked else "pairing.unlock", pairing,
+                         tournament_id=round_.tournament_id, before=before,
+                         after={"table": pairing.table, "locked": locked})  # fmt: skip
     return pairing
 
 
@@ -496,8 +520,12 @@ def regenerate(user: User, round_id: int) -> Round:
         round_ = _locked_round(user, round_id, Round.Status.PAIRED)
         if not round_.pairings.filter(locked=False).exists():
             raise Conflict.one("all_locked", _("Every table is locked; nothing to pair again."))
+        kept = sorted(round_.pairings.filter(locked=True).values_list("table", flat=True))
+        before = {"status": round_.status}
         _drop_unlocked(round_)
         _queue(round_, user)
+        audit.record(user, "round.regenerate", round_, tournament_id=round_.tournament_id,
+                     before=before, after={"status": round_.status, "locked_tables": kept})
     return round_
 
 
@@ -512,9 +540,14 @@ def assign_referee(user: User, pairing_id: int, referee: AbstractBaseUser | None
             raise TournamentError.one(
                 "not_referee", _("%(name)s is not a referee.") % {"name": referee}, "referee"
             )
+        before = {"table": pairing.table, "referee": pairing.referee_id}
         pairing.referee = referee  # type: ignore[assignment]
         pairing.round = round_
         _renew_match(pairing, user)
+        if before["referee"] != pairing.referee_id:
+            audit.record(user, "pairing.referee", pairing, tournament_id=round_.tournament_id,
+                         before=before, after={"table": pairing.table,
+                                               "referee": pairing.referee_id})  # fmt: skip
     return pairing
 
 
@@ -524,6 +557,9 @@ def publish(user: User, round_id: int) -> Round:
         round_.status = Round.Status.PUBLISHED
         round_.published_at = timezone.now()
         round_.save(update_fields=["status", "published_at"])
+        audit.record(user, "round.publish", round_, tournament_id=round_.tournament_id,
+                     before={"status": Round.Status.PAIRED},
+                     after={"status": round_.status})  # fmt: skip
     return round_
 
 
@@ -550,6 +586,9 @@ def close_tournament(user: User, tournament_id: int) -> Tournament:
                 _("Finish every round first; not finished: %(rounds)s.")
                 % {"rounds": ", ".join(map(str, open_rounds))},
             )
+        before = {"status": tournament.status}
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
+        audit.record(user, "tournament.close", tournament, tournament_id=tournament.pk,
+                     before=before, after={"status": tournament.status})  # fmt: skip
     return tournament

@@ -27,6 +27,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from accounts import audit
 from accounts.roles import ORGANISER, has_role
 from tournaments.errors import Conflict, NotAllowed, TournamentError, error
 from tournaments.models import Club, Entry, EntryAbsence, Player, Round, Tournament
@@ -42,6 +43,8 @@ SETUP_FIELDS = (
 #: fields that cannot change once a round has been paired
 FIXED_AFTER_START = ("format", "system")
 ENTRY_FIELDS = ("name", "club", "seed", "joins_round", "team")
+#: what the audit log keeps of an entry
+AUDITED_ENTRY_FIELDS = ("name", "club", "seed", "joins_round", "team", "status", "players")
 
 
 # --- permissions ------------------------------------------------------------------------------
@@ -106,12 +109,15 @@ def create_tournament(user: User, **fields: Any) -> Tournament:
     with transaction.atomic():
         tournament.save()
         tournament.organisers.add(user)  # type: ignore[arg-type]
+        audit.record(user, "tournament.create", tournament, tournament_id=tournament.pk,
+                     after=audit.snapshot(tournament, SETUP_FIELDS))  # fmt: skip
     return tournament
 
 
 def update_tournament(user: User, tournament_id: int, **fields: Any) -> Tournament:
     with transaction.atomic():
         tournament = locked_tournament(user, tournament_id)
+        before = audit.snapshot(tournament, SETUP_FIELDS)
         started = tournament.round_set.exists()
         for name, value in fields.items():
             if name not in SETUP_FIELDS:
@@ -124,6 +130,10 @@ def update_tournament(user: User, tournament_id: int, **fields: Any) -> Tourname
             setattr(tournament, name, value)
         _full_clean(tournament)
         tournament.save()
+        old, new = audit.changed(before, audit.snapshot(tournament, SETUP_FIELDS))
+        if new:
+            audit.record(user, "tournament.update", tournament, tournament_id=tournament.pk,
+                         before=old, after=new)  # fmt: skip
     return tournament
 
 
@@ -205,7 +215,10 @@ def add_entry(
             for last, first in new_players if last.strip()
         ]
         _check_players(tournament, players, entry)
-        return _save_entry(entry, players)
+        saved = _save_entry(entry, players)
+        audit.record(user, "entry.add", saved, tournament_id=tournament.pk,
+                     after=audit.snapshot(saved, AUDITED_ENTRY_FIELDS))  # fmt: skip
+        return saved
 
 
 def update_entry(
@@ -214,6 +227,7 @@ def update_entry(
     with transaction.atomic():
         entry = _locked_entry(entry_id)
         require_manager(user, entry.tournament)
+        before = audit.snapshot(entry, AUDITED_ENTRY_FIELDS)
         for name, value in fields.items():
             if name not in ENTRY_FIELDS:
                 raise TournamentError.one("unknown_field", _("Unknown field."), name)
@@ -221,7 +235,12 @@ def update_entry(
         chosen = None if players is None else list(players)
         if chosen is not None:
             _check_players(entry.tournament, chosen, entry)
-        return _save_entry(entry, chosen)
+        saved = _save_entry(entry, chosen)
+        old, new = audit.changed(before, audit.snapshot(saved, AUDITED_ENTRY_FIELDS))
+        if new:
+            audit.record(user, "entry.update", saved, tournament_id=saved.tournament_id,
+                         before=old, after=new)  # fmt: skip
+        return saved
 
 
 def _set_status(user: User, entry_id: int, status: str) -> Entry:
@@ -230,8 +249,13 @@ def _set_status(user: User, entry_id: int, status: str) -> Entry:
         require_manager(user, entry.tournament)
         if status == Entry.Status.ACTIVE and entry.status != status:
             _check_players(entry.tournament, list(entry.players.all()), entry)
+        old = entry.status
         entry.status = status
         entry.save(update_fields=["status"])
+        if old != status:
+            action = "entry.reinstate" if status == Entry.Status.ACTIVE else "entry.withdraw"
+            audit.record(user, action, entry, tournament_id=entry.tournament_id,
+                         before={"status": old}, after={"status": status})  # fmt: skip
     return entry
 
 
@@ -263,10 +287,17 @@ def set_absence(
                 "round_paired", _("Round %(n)s is already paired.") % {"n": round_number},
                 "round_number",
             )  # fmt: skip
+        old = EntryAbsence.objects.filter(entry=entry, round_number=round_number).first()
+        before = {"round": round_number, "absent": old is not None,
+                  "reason": old.reason if old else ""}  # fmt: skip
         if absent:
             EntryAbsence.objects.update_or_create(
                 entry=entry, round_number=round_number, defaults={"reason": reason[:200]}
             )
         else:
             EntryAbsence.objects.filter(entry=entry, round_number=round_number).delete()
+        after = {"round": round_number, "absent": absent, "reason": reason[:200] if absent else ""}
+        if after != before:
+            audit.record(user, "entry.absence", entry, tournament_id=tournament.pk,
+                         before=before, after=after)  # fmt: skip
     return entry

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from tournaments import archive_views, views
+from tournaments import archive_views, audit_views, views
 from tournaments import manage_views as manage
 from tournaments import public_views as public
 
@@ -45,6 +45,7 @@ urlpatterns = [
     path("manage/<int:pk>/rounds/<int:number>/<str:action>/", manage.RoundActionView.as_view(),
          name="manage_round_action"),
     path("manage/<int:pk>/close/", manage.CloseView.as_view(), name="manage_close"),
+    path("manage/<int:pk>/audit/", audit_views.AuditView.as_view(), name="manage_audit"),
     path("manage/<int:pk>/discipline/", manage.DisciplineView.as_view(),
          name="manage_discipline"),
     path("manage/<int:pk>/discipline/<int:sanction_id>/revoke/",
