@@ -4,13 +4,17 @@
 
 ``code`` is DRF's error code, ``message`` the translated text, ``field`` the dotted path of the
 input that is wrong (``players.1.name``) or null when the error is about the request as a whole.
-Server errors (5xx) are not handled here: they are bugs and go to Django's 500 handling.
+Server errors (5xx) are not handled here: they are bugs and go to Django's 500 handling. One
+exception: the database unreachable (restarting, failing over) answers 503 with the code
+``database_unavailable`` and ``Retry-After``; the transaction was rolled back, so the client may
+send the same request again (deals with the same ``Idempotency-Key``).
 """
 
 from collections.abc import Iterator
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -18,9 +22,13 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 ErrorItem = dict[str, str | None]
+#: seconds a client waits before retrying when the database is unreachable
+DATABASE_RETRY_AFTER = 5
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if database_down(exc):
+        return database_unavailable()
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
@@ -31,6 +39,33 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, exceptions.APIException):
         response.data = {"errors": list(flatten_errors(exc.get_full_details()))}
     return response
+
+
+def database_down(exc: Exception) -> bool:
+    """The database could not be reached or went away mid-request (not a bug in a query)."""
+    if isinstance(exc, InterfaceError):  # the connection was already closed
+        return True
+    if not isinstance(exc, OperationalError):
+        return False
+    cause = exc.__cause__
+    state = getattr(cause, "sqlstate", None)
+    if state is None:
+        # psycopg: no SQLSTATE when connecting fails or the server vanished; SQLite: busy
+        return type(cause).__module__.startswith("psycopg") or "locked" in str(exc)
+    # connection exceptions, the server shutting down or starting up, and the transaction
+    # conflicts PostgreSQL asks clients to retry
+    return state[:2] in ("08", "57") or state in ("40001", "40P01")
+
+
+def database_unavailable() -> Response:
+    from django.utils.translation import gettext as _
+
+    message = _("The database is unavailable for a moment; nothing was saved. Try again.")
+    return Response(
+        {"errors": [{"code": "database_unavailable", "message": str(message), "field": None}]},
+        status=503,
+        headers={"Retry-After": str(DATABASE_RETRY_AFTER)},
+    )
 
 
 def flatten_errors(details: Any, field: str | None = None) -> Iterator[ErrorItem]:

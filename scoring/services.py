@@ -140,6 +140,11 @@ def _apply_state(match: Match, state: MatchState, won: dict[str, int] | None = N
     match.next_leader = state.leader or ""
 
 
+#: what ``_apply_state`` and a deal's recording change on the match row
+_STATE_FIELDS = ["deals_won", "totals", "finished", "end", "winner", "unclaimed_eggs",
+                 "next_leader", "status", "version", "updated_at"]  # fmt: skip
+
+
 def _check_version(match: Match, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != match.version:
         raise Conflict(
@@ -422,14 +427,16 @@ def record_deal(
     with transaction.atomic():
         match = _lock(match_id)
         _require_writer(user, match)
-        if key is not None:
-            stored = match.deals.filter(client_id=key).first()
-            if stored is not None:  # a retry: the same answer, nothing new
-                return RecordedDeal(stored, created=False)
+        # The stored deals' keys and records in one query: a retry is found among them, and a
+        # new deal is judged after them (no model instances, the verdicts are not read).
+        stored_deals = list(match.deals.order_by("n").values_list("client_id", "record"))
+        if key is not None and any(client_id == key for client_id, _r in stored_deals):
+            # a retry: the same answer, nothing new
+            return RecordedDeal(match.deals.get(client_id=key), created=False)
         _check_version(match, expected_version)
         _require_editable(match)
         judge = _judge(match)
-        records = _records(match)
+        records = [r for _client_id, r in stored_deals]
         fold = _fold(judge, records)
         state = fold.state
         verdict = fold.count(judge.judge(state, record))
@@ -439,7 +446,7 @@ def record_deal(
         if match.status == Match.Status.DRAFT:
             match.status = Match.Status.IN_PLAY
         match.version += 1
-        match.save()
+        match.save(update_fields=_STATE_FIELDS)
         stored = Deal.objects.create(
             match=match,
             n=len(records) + 1,

@@ -196,7 +196,9 @@ def _run(call: Callable[[], Response]) -> Response:
     try:
         return call()
     except TournamentError as exc:
-        return Response({"errors": exc.errors}, status=exc.status)
+        retry = getattr(exc, "retry_after", None)
+        return Response({"errors": exc.errors}, status=exc.status,
+                        headers={"Retry-After": str(retry)} if retry else None)  # fmt: skip
     except (Tournament.DoesNotExist, Entry.DoesNotExist, Round.DoesNotExist,
             Pairing.DoesNotExist) as exc:  # fmt: skip
         raise Http404 from exc

@@ -2,7 +2,8 @@
 
     TournamentError (400)  the input or the request is refused; ``errors`` lists why
     ├── NotAllowed   (403) this user may not manage this tournament
-    └── Conflict     (409) the tournament or round is in the wrong state for that
+    ├── Conflict     (409) the tournament or round is in the wrong state for that
+    └── Unavailable  (503) a service it needs (the task queue) is down: try again later
 
 Items have the API's shape ``{"code", "message", "field"}``. Anything else a service raises is a
 bug. ``PairingFailed`` is raised inside the pairing task and ends up in ``Round.error``.
@@ -45,6 +46,14 @@ class NotAllowed(TournamentError):
 
 class Conflict(TournamentError):
     status = 409
+
+
+class Unavailable(TournamentError):
+    """A service the request needs is down; nothing was changed, the same request may be retried
+    (the API adds ``Retry-After``)."""
+
+    status = 503
+    retry_after = 30
 
 
 class PairingFailed(TournamentError):

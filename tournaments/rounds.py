@@ -27,6 +27,8 @@ a worker died, finds the round paired and does nothing.
 from __future__ import annotations
 
 import logging
+import os
+import time
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -45,7 +47,7 @@ from scoring.errors import ScoringError
 from scoring.models import Match
 from tournaments import pairing as algorithms
 from tournaments import selectors
-from tournaments.errors import Conflict, PairingFailed, TournamentError
+from tournaments.errors import Conflict, PairingFailed, TournamentError, Unavailable
 from tournaments.models import Entry, EntryAbsence, Pairing, PairingEntry, Round, Tournament
 from tournaments.pairing import Competitor, IndividualOptions, RoundPairing, SwissOptions
 from tournaments.services import User, require_manager
@@ -407,12 +409,22 @@ def run_pairing(round_id: int) -> str:
                             side=PairingEntry.Side.BYE)
                for bye, (entry_id, _flags) in zip(byes, plan.byes, strict=True)]
         )  # fmt: skip
+        _pause_for_fault_tests()
         round_.status = Round.Status.PAIRED
         round_.progress, round_.step, round_.error = 100, "done", ""
         round_.notes = plan.notes
         round_.paired_at = timezone.now()
         round_.save()
     return "paired"
+
+
+def _pause_for_fault_tests() -> None:
+    """``PAIRING_FAULT_TEST_PAUSE=<seconds>``: wait inside the writing transaction, every table
+    written but not committed, so that ``tests_faults`` can kill the worker there. Unset (always,
+    outside those tests) it does nothing."""
+    pause = os.environ.get("PAIRING_FAULT_TEST_PAUSE")
+    if pause:
+        time.sleep(float(pause))
 
 
 def _drop_unlocked(round_: Round) -> None:
