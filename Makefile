@@ -12,7 +12,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 HOST ?= 127.0.0.1
 
-.PHONY: run test lint migrate seed messages compilemessages clean venv
+.PHONY: run test lint migrate seed messages compilemessages clean venv bench-load
 
 $(PY):
 	@[ -n "$(PYTHON)" ] || { echo "Python 3.11 or newer (with venv) is required"; exit 1; }
@@ -46,6 +46,11 @@ test: $(VENV)/.dev-installed
 lint: $(VENV)/.dev-installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy --strict rules/
+
+# 100 referees and 50 spectators against gunicorn + Celery on a scratch PostgreSQL database
+# (docs/reliability.md). Needs DATABASE_URL=postgres://… and Redis on 127.0.0.1:6379.
+bench-load: $(VENV)/.dev-installed
+	$(PY) bench/load_hall.py $(BENCH_ARGS)
 
 # Regenerate the catalogues after changing user-visible strings (needs GNU gettext), then
 # fill in locale/ru/LC_MESSAGES/django.po and run `make compilemessages`.

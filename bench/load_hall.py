@@ -20,7 +20,8 @@ on a queue of its own.
    3 % are sent twice at the same moment. Referees are paced so that together they offer
    ``--rate`` deals per second (``--rate 0``: as fast as the server answers). Meanwhile
    ``--spectators`` clients poll the standings, API and public page in turn, every
-   ``--poll`` seconds each.
+   ``--poll`` seconds each (20 s by default: what the live standings page itself does, so
+   50 phones with the page open; ``--poll 2`` is a ten times heavier crowd).
 3. Report: deal submissions per second, p50/p95/p99 latency of the deal submissions and of
    the standings polls, answers by status.
 4. Check in the database: every match holds exactly the simulated deals, each once, in order,
@@ -517,7 +518,10 @@ def main() -> None:
         help="deals per second offered by all referees together (0: unpaced)",
     )
     parser.add_argument(
-        "--poll", type=float, default=2.0, help="seconds between a spectator's polls"
+        "--poll",
+        type=float,
+        default=20.0,
+        help="seconds between a spectator's polls (20: the live standings page's refresh)",
     )
     parser.add_argument("--resend", type=float, default=0.05, help="share of deals sent again")
     parser.add_argument(
