@@ -48,6 +48,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
     # Password hashing is deliberately slow; tests log in a lot.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Throttles count in the cache across tests (and ids repeat after rollbacks): off for the
+    # suite; config/tests/test_security.py turns them on with low rates where it tests them.
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"write_user": None, "write_anon": None},
+    }
+    settings.LOGIN_FAILURE_LIMIT = 10**6
+    from rest_framework.settings import api_settings
+
+    api_settings.reload()
 
 
 @pytest.fixture(autouse=True, scope="session")

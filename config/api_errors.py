@@ -31,7 +31,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return database_unavailable()
     response = drf_exception_handler(exc, context)
     if response is None:
-        return None
+        return malformed_request(exc)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -93,3 +93,19 @@ def _join(prefix: str | None, key: str) -> str | None:
     if key in (api_settings.NON_FIELD_ERRORS_KEY, "detail"):
         return prefix
     return f"{prefix}.{key}" if prefix else key
+
+
+def malformed_request(exc: Exception) -> Response | None:
+    """A body Django refuses to read (a broken multipart, too many fields or files, too large):
+    400 ``malformed_request`` in the common format instead of Django's HTML page. Anything else
+    is not an input error: ``None`` lets it through as a 500."""
+    from django.core.exceptions import SuspiciousOperation
+    from django.utils.translation import gettext as _
+
+    if not isinstance(exc, SuspiciousOperation):
+        return None
+    message = _("The request could not be read: it is malformed or too large.")
+    return Response(
+        {"errors": [{"code": "malformed_request", "message": str(message), "field": None}]},
+        status=400,
+    )

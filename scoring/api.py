@@ -165,8 +165,16 @@ def _scoring_answer(exc: ScoringError) -> Response:
 
 
 def _expected_version(request: Request, data: dict[str, Any]) -> int | None:
-    if data.get("expected_version") is not None:
-        return int(data["expected_version"])
+    value = data.get("expected_version")
+    if value is not None:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().isdecimal():
+            return int(value)
+        raise ScoringError.one(
+            "bad_version", _("expected_version must be the protocol's version number."),
+            "expected_version",
+        )  # fmt: skip
     header = request.headers.get("If-Match", "").strip().strip('W/"').strip('"')
     if not header:
         return None
