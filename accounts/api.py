@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from accounts import throttle
 from accounts.roles import ALL_ROLES, has_role
 from accounts.views import TOO_MANY
+from config.throttling import AnonWriteThrottle
 
 
 class TokenSerializer(serializers.Serializer):
@@ -21,9 +22,10 @@ class TokenSerializer(serializers.Serializer):
 class ObtainTokenView(ObtainAuthToken):
     """``POST username, password`` → ``{"token": …}``; send it as ``Authorization: Token …``."""
 
-    # Failed attempts are limited per address and username (accounts.throttle), not by the
-    # anonymous write rate: a hall of referees signs in at once from one address.
-    throttle_classes: list[Any] = []
+    # Two limits: failed attempts per address and username (accounts.throttle), and the
+    # anonymous write rate per address (config.throttling), which also stops one address from
+    # trying one password on many usernames.
+    throttle_classes = [AnonWriteThrottle]  # DRF's ObtainAuthToken has none
 
     @extend_schema(responses={200: TokenSerializer})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
