@@ -55,6 +55,10 @@ class TournamentForm(forms.ModelForm):
     def clean_red_card_points(self) -> int:
         return self._card_points("red_card_points")
 
+    def clean_rules_options(self) -> dict[str, Any]:
+        """An emptied field means no overrides (the JSON field would give None)."""
+        return self.cleaned_data.get("rules_options") or {}
+
     def clean_tie_breaks(self) -> list[str]:
         names = [n.strip() for n in (self.cleaned_data.get("tie_breaks") or "").split(",")]
         names = [n for n in names if n]

@@ -98,3 +98,24 @@ def test_a_refused_action_is_shown_as_a_message(client, organiser, tournament, p
     client.force_login(organiser)
     page = client.post(f"/manage/{tournament.pk}/rounds/pair/", follow=True).content.decode()
     assert "Нужны хотя бы два активных участника." in page
+
+
+def test_an_emptied_rule_overrides_field_means_no_overrides(client, organiser) -> None:
+    client.force_login(organiser)
+    answer = client.post("/manage/new/", {
+        "name": "Без переопределений", "rules_preset": "sport", "rules_options": "",
+        "format": "pairs", "system": "swiss", "rounds": 5, "points_win": 2, "points_draw": 1,
+        "points_loss": 0, "bye_result": "win", "avoid_same_club_until": 0, "first_round": "seed",
+    })  # fmt: skip
+    assert answer.status_code == 302
+    assert Tournament.objects.get(name="Без переопределений").rules_options == {}
+
+
+def test_the_header_links_each_role_to_its_pages(client, organiser, referee) -> None:
+    assert 'id="nav-manage"' not in client.get("/").content.decode()
+    client.force_login(organiser)
+    html = client.get("/").content.decode()
+    assert 'href="/manage/" id="nav-manage"' in html and 'id="nav-matches"' in html
+    client.force_login(referee)
+    html = client.get("/").content.decode()
+    assert 'id="nav-manage"' not in html and 'href="/matches/" id="nav-matches"' in html
