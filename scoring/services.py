@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
@@ -77,11 +77,26 @@ def can_create(user: User) -> bool:
     return is_desk(user) or has_role(user, REFEREE)
 
 
+#: Apps that group matches into events (tournaments) add ``(user, match) -> bool | None`` here:
+#: ``False`` when the user organises other events but not this match's one. Scoring knows no
+#: events; without an answer every organiser is at the desk for the match (a standalone match).
+ORGANISER_SCOPE: list[Callable[[Any, Match], bool | None]] = []
+
+
+def is_desk_for(user: User, match: Match) -> bool:
+    """The desk of this match: chief referees, and organisers of the match's event."""
+    if has_role(user, CHIEF_REFEREE):
+        return True
+    if not has_role(user, ORGANISER):
+        return False
+    return all(check(user, match) is not False for check in ORGANISER_SCOPE)
+
+
 def can_write(user: User, match: Match) -> bool:
-    """Record, amend, delete deals and submit: the assigned referee, or the desk."""
+    """Record, amend, delete deals and submit: the assigned referee, or the match's desk."""
     if not user.is_authenticated or not user.is_active:
         return False
-    return match.referee_id == user.pk or is_desk(user)
+    return match.referee_id == user.pk or is_desk_for(user, match)
 
 
 def can_correct(user: User) -> bool:
@@ -534,7 +549,7 @@ def set_confirm_pin(match_id: int, user: User, pin: str) -> Match:
     """
     with transaction.atomic():
         match = _lock(match_id)
-        if not is_desk(user):
+        if not is_desk_for(user, match):
             raise _pin_desk_only()
         if match.status == Match.Status.CONFIRMED:
             raise Conflict([error("not_editable", _("The protocol is already confirmed."))], match)
@@ -600,7 +615,7 @@ def confirm(match_id: int, user: User, pin: str | None = None) -> Match:
                     "submitter_cannot_confirm",
                     _("The protocol must be confirmed by someone other than who submitted it."),
                 )
-            if not is_desk(user):
+            if not is_desk_for(user, match):
                 raise NotAllowed.one(
                     "not_allowed",
                     _("Only the chief referee, an organiser or the opposing captain with the "

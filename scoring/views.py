@@ -74,7 +74,7 @@ class MatchView(View):
             "sheet": extra.pop("sheet", None) or self.sheet(),
             "can_write": services.can_write(user, match),
             "editable": match.status in services.EDITABLE,
-            "is_desk": services.is_desk(user),
+            "is_desk": services.is_desk_for(user, match),
             "can_correct": services.can_correct(user),
             "pin_form": PinForm(),
             **extra,
@@ -128,6 +128,11 @@ class MatchListView(LoginRequiredMixin, View):
 
 
 class MatchCreateView(LoginRequiredMixin, View):
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated and not services.can_create(request.user):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
     def get(self, request: HttpRequest) -> HttpResponse:
         return render(request, "scoring/match_form.html", {"form": MatchForm()})
 
@@ -186,6 +191,8 @@ class PreviewView(MatchView):
     """POST the deal form → the verdict it would get (JSON with an HTML panel). Stores nothing."""
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not services.can_write(request.user, self.match):  # as the API's preview
+            raise PermissionDenied
         form = DealForm(request.POST, seats=self.match.get_rules().seats)
         if not form.is_valid():
             return JsonResponse({"ok": False, "html": self.verdict_html(errors=form_errors(form))})
@@ -247,6 +254,8 @@ class RecordView(MatchView):
 
 class DeleteLastView(MatchView):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not services.can_write(request.user, self.match):
+            raise PermissionDenied
         version = request.POST.get("expected_version")
         try:
             services.delete_last_deal(self.match.pk, request.user,
@@ -266,18 +275,20 @@ class SubmitView(MatchView):
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         form = SubmitForm(request.POST)
+        status = 400  # a refusal of the services keeps its status
         if form.is_valid():
             try:
                 services.submit(self.match.pk, request.user,
                                 expected_version=form.cleaned_data["expected_version"])
             except ScoringError as err:
+                status = err.status
                 for item in err.errors:
                     form.add_error(None, item["message"])
             else:
                 messages.success(request, _("The protocol was submitted."))
                 return redirect("scoring:confirm", pk=self.match.pk)
         self.reload()
-        return render(request, "scoring/submit.html", self.context(form=form), status=400)
+        return render(request, "scoring/submit.html", self.context(form=form), status=status)
 
 
 class ConfirmView(LoginRequiredMixin, MatchView):
@@ -305,6 +316,8 @@ class PinView(LoginRequiredMixin, MatchView):
     """The desk issues the captain's PIN (the form sits on the sheet page for desk users)."""
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not services.is_desk_for(request.user, self.match):
+            raise PermissionDenied
         form = PinForm(request.POST)
         if form.is_valid():
             try:
@@ -336,19 +349,21 @@ class CorrectView(LoginRequiredMixin, MatchView):
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         form = CorrectionForm(request.POST)
+        status = 400  # a refusal of the services keeps its status
         if form.is_valid():
             data = form.cleaned_data
             try:
                 services.correct(self.match.pk, request.user, data["deals"], data["reason"],
                                  expected_version=data["expected_version"])
             except ScoringError as err:
+                status = err.status
                 for item in err.errors:
                     form.add_error(None, item["message"])
             else:
                 messages.success(request, _("The protocol was corrected."))
                 return redirect("scoring:history", pk=self.match.pk)
         self.reload()
-        return render(request, "scoring/correct.html", self.context(form=form), status=400)
+        return render(request, "scoring/correct.html", self.context(form=form), status=status)
 
 
 class HistoryView(MatchView):

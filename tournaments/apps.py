@@ -17,6 +17,21 @@ class TournamentsConfig(AppConfig):
 
         audit_hooks.connect()
 
+        from scoring import services as scoring
+
+        if _organises_the_matchs_event not in scoring.ORGANISER_SCOPE:
+            scoring.ORGANISER_SCOPE.append(_organises_the_matchs_event)
+
+
+def _organises_the_matchs_event(user: Any, match: Any) -> bool | None:
+    """A table's match is overseen by its tournament's organisers only (None: no tournament)."""
+    from tournaments.models import Tournament
+
+    events = Tournament.objects.filter(round_set__pairings__match=match)
+    if not events.exists():
+        return None
+    return events.filter(organisers=user).exists()
+
 
 def _retake_snapshots(sender: Any, match: Any, **kwargs: Any) -> None:
     """A corrected protocol of a finished round changes that round's and later snapshots."""
