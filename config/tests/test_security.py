@@ -449,6 +449,8 @@ def test_no_secret_is_committed_in_the_repository() -> None:
     found = []
     for name in tracked.stdout.split():
         file = ROOT / name
+        if file == Path(__file__):  # the patterns themselves
+            continue
         if file.suffix in (".py", ".md", ".example", ".sh", ".service", ".conf", ".txt", ".toml",
                            ".yml", ".yaml", ".json", ".env") and file.is_file():  # fmt: skip
             if pattern.search(file.read_text(errors="replace")):
