@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import os
 import pstats
 import random
 import sys
@@ -23,6 +22,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from scratch import scratch_database  # noqa: E402
+
 SCRATCH = "bench_pairing"
 
 
@@ -32,24 +35,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--profile", action="store_true", help="print a cProfile of each task")
     args = parser.parse_args()
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        sys.exit("set DATABASE_URL=postgres://… (a scratch database is created beside it)")
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {SCRATCH}")
-        conn.execute(f"CREATE DATABASE {SCRATCH}")
-    os.environ["DATABASE_NAME_OVERRIDE"] = SCRATCH
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    try:
+    with scratch_database(SCRATCH, keep=False):
         run(args.pairs, args.rounds, args.profile)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS {SCRATCH}")
 
 
 def run(pairs: int, rounds: int, profile: bool) -> None:
@@ -82,13 +69,15 @@ def run(pairs: int, rounds: int, profile: bool) -> None:
     through = Entry.players.through
     through.objects.bulk_create(
         through(entry_id=e.pk, player_id=players[2 * i + k].pk)
-        for i, e in enumerate(entries) for k in (0, 1)
+        for i, e in enumerate(entries)
+        for k in (0, 1)
     )
     print(f"{pairs} pairs registered (PostgreSQL, scratch database {SCRATCH})")
     rng = random.Random(1)
     for number in range(1, rounds + 1):
-        round_ = Round.objects.create(tournament=tournament, number=number, status="pairing",
-                                      requested_by=organiser)
+        round_ = Round.objects.create(
+            tournament=tournament, number=number, status="pairing", requested_by=organiser
+        )
         start = time.perf_counter()
         round_service.plan_round(round_)
         planned = time.perf_counter() - start
@@ -101,19 +90,23 @@ def run(pairs: int, rounds: int, profile: bool) -> None:
             if profiler:
                 profiler.disable()
             task = time.perf_counter() - start
-        print(f"round {number}: {outcome}; the task end to end {task:.2f} s in "
-              f"{len(queries)} queries, of which loading and pairing {planned:.2f} s")
+        print(
+            f"round {number}: {outcome}; the task end to end {task:.2f} s in "
+            f"{len(queries)} queries, of which loading and pairing {planned:.2f} s"
+        )
         if profiler:
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
         # Results for the next round's standings: confirm every match with a random winner.
         Match.objects.filter(pairing__round=round_).update(
-            status="confirmed", finished=True, end="deals",
+            status="confirmed",
+            finished=True,
+            end="deals",
         )
         for match in Match.objects.filter(pairing__round=round_).only("pk"):
             winner = rng.choice(["NS", "EW"])
             Match.objects.filter(pk=match.pk).update(
-                winner=winner, totals={"NS": 100 if winner == "NS" else 50,
-                                       "EW": 100 if winner == "EW" else 50},
+                winner=winner,
+                totals={"NS": 100 if winner == "NS" else 50, "EW": 100 if winner == "EW" else 50},
             )
 
 

@@ -21,7 +21,6 @@ rendered each time) and "cached" (what polling spectators get while nothing chan
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
@@ -31,6 +30,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from scratch import scratch_database  # noqa: E402
+
 SCRATCH = "bench_standings"
 
 
@@ -42,25 +45,8 @@ def main() -> None:
     parser.add_argument("--page-repeat", type=int, default=20)
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     args = parser.parse_args()
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        sys.exit("set DATABASE_URL=postgres://… (a scratch database is created beside it)")
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {SCRATCH}")
-        conn.execute(f"CREATE DATABASE {SCRATCH}")
-    os.environ["DATABASE_NAME_OVERRIDE"] = SCRATCH
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    try:
+    with scratch_database(SCRATCH, keep=args.keep):
         run(args)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        if not args.keep:
-            with psycopg.connect(url, autocommit=True) as conn:
-                conn.execute(f"DROP DATABASE IF EXISTS {SCRATCH}")
 
 
 def timed(call: Any, repeat: int) -> tuple[float, int, Any]:
