@@ -16,6 +16,7 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
+from django.db.models import Case, When
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -122,6 +123,12 @@ class MatchListView(LoginRequiredMixin, View):
         queryset = selectors.matches()
         if not services.is_desk(request.user):
             queryset = queryset.filter(referee=request.user)
+        # what needs someone now comes first: waiting for confirmation, in play, not started
+        waiting = Case(
+            When(status=Match.Status.SUBMITTED, then=0), When(status=Match.Status.IN_PLAY, then=1),
+            When(status=Match.Status.DRAFT, then=2), default=3,
+        )  # fmt: skip
+        queryset = queryset.order_by(waiting, "-created_at", "-pk")
         return render(request, "scoring/match_list.html", {
             "matches": queryset[:100], "can_create": services.can_create(request.user),
         })

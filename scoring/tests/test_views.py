@@ -288,3 +288,21 @@ def test_the_desk_issues_the_captains_pin_on_the_sheet_and_a_referee_cannot(
     assert client.post(f"/matches/{match.pk}/pin/", {"pin": "9753"}).status_code == 302
     match.refresh_from_db()
     assert match.pin_failures == 0 and match.history.last().action == "set_pin"
+
+
+def test_the_match_list_puts_what_needs_someone_first(client, chief, referee, deals) -> None:
+    made = {}
+    for label in ("confirmed", "draft", "in play", "submitted"):
+        made[label] = services.create_match(user=chief, referee=referee, label=label)
+    for label in ("confirmed", "in play", "submitted"):
+        services.record_deal(made[label].pk, deals[0], referee)
+    for label in ("confirmed", "submitted"):
+        for deal in deals[1:]:
+            services.record_deal(made[label].pk, deal, referee)
+        services.submit(made[label].pk, referee)
+    services.confirm(made["confirmed"].pk, chief)
+    client.force_login(referee)
+    html = client.get("/matches/").content.decode()
+    positions = [html.index(f"{label} #{made[label].pk}") for label in made]
+    order = [label for _, label in sorted(zip(positions, made, strict=True))]
+    assert order == ["submitted", "in play", "draft", "confirmed"]
