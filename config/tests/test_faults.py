@@ -88,3 +88,43 @@ def test_a_query_bug_is_still_a_server_error(monkeypatch: pytest.MonkeyPatch) ->
     client.force_authenticate(referee)
     answer = client.post(f"/api/v1/matches/{match.pk}/deals/", {"result": "fish"}, format="json")
     assert answer.status_code == 500
+
+
+def test_a_page_whose_database_went_away_answers_503_and_asks_to_retry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from django.test import Client
+
+    from tournaments import crosstable
+    from tournaments.tests.factories import TournamentFactory
+
+    tournament = TournamentFactory(public=True)
+
+    def gone(*args: Any, **kwargs: Any) -> None:
+        import psycopg
+
+        raise OperationalError("server closed the connection") from psycopg.OperationalError()
+
+    monkeypatch.setattr(crosstable, "cached_results_table", gone)
+    answer = Client(raise_request_exception=False).get(f"/tournaments/{tournament.pk}/standings/")
+    assert answer.status_code == 503
+    assert int(answer["Retry-After"]) > 0
+    html = answer.content.decode()
+    assert "База данных временно недоступна" in html
+    assert "Traceback" not in html
+
+
+def test_a_page_with_a_query_bug_is_still_a_server_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.test import Client
+
+    from tournaments import crosstable
+    from tournaments.tests.factories import TournamentFactory
+
+    tournament = TournamentFactory(public=True)
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise OperationalError("no such column: nonsense")
+
+    monkeypatch.setattr(crosstable, "cached_results_table", broken)
+    answer = Client(raise_request_exception=False).get(f"/tournaments/{tournament.pk}/standings/")
+    assert answer.status_code == 500
