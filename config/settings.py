@@ -148,6 +148,11 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 # Off: the interface is Russian until the user picks English with the switch, whatever the
 # browser asks for (club laptops often run an English system). On: Accept-Language counts too.
 LANGUAGE_FROM_BROWSER = env.bool("LANGUAGE_FROM_BROWSER", default=False)
+
+#: seconds a live standings table may be shown to visitors who are not signed in after the
+#: results changed (their pages refresh every 20 s); organisers and referees always see the
+#: current results
+STANDINGS_SPECTATOR_MAX_AGE = env.int("STANDINGS_SPECTATOR_MAX_AGE", default=10)
 TIME_ZONE = env.str("TIME_ZONE", default="Europe/Moscow")
 USE_I18N = True
 USE_TZ = True

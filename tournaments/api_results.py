@@ -323,8 +323,9 @@ class StandingsAPIView(ResultsView):
         tournament = self.tournament(request, pk)
         try:
             res, _key = data.cached_results_table(
-                tournament, request.query_params.get("round"), request.query_params.get("scope")
-            )
+                tournament, request.query_params.get("round"), request.query_params.get("scope"),
+                max_age=data.spectator_max_age(request.user),
+            )  # fmt: skip
         except TournamentError as exc:
             return Response({"errors": exc.errors}, status=exc.status)
         return Response(standings_data(res))

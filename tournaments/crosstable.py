@@ -19,11 +19,13 @@ Opponents are named by their rank in the same table, so a reader can follow them
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import QuerySet
 from django.utils.translation import get_language, gettext_lazy
@@ -237,21 +239,42 @@ CACHE_SECONDS = 60
 
 
 def cached_results_table(
-    tournament: Tournament, round_number: Any = None, scope: Any = None
+    tournament: Tournament, round_number: Any = None, scope: Any = None, max_age: int = 0
 ) -> tuple[Results, str]:
     """``results_table`` (without its ledger) through the cache, and the cache key it used.
 
     Spectators' pages poll every few seconds: while nothing the standings depend on has
     changed (``results.results_stamp``), they get the table computed for the first of them.
+    ``max_age`` (seconds) lets a *live* table computed that recently stand in for a newer one:
+    in a busy hall results change every second, and spectators (``spectator_max_age``) need
+    not have each change recomputed for them. Organisers and referees always pass 0.
     """
     stamp = results.results_stamp(tournament)
-    key = f"results:{tournament.pk}:{stamp}:{round_number}:{scope}:{get_language()}"
+    created = tournament.created_at.timestamp() if tournament.created_at else 0
+    base = f"results:{tournament.pk}:{created}:{round_number}:{scope}:{get_language()}"
+    key = f"{base}:{stamp}"
     res = cache.get(key)
-    if res is None:
-        res = results_table(tournament, round_number, scope)
-        res.ledger = None
-        cache.set(key, res, CACHE_SECONDS)
+    if res is not None:
+        return res, key
+    if max_age > 0:
+        latest = cache.get(base + ":latest")
+        if latest is not None and time.time() - latest[1] < max_age:
+            recent = cache.get(latest[0])
+            if recent is not None and recent.table.source == "live":
+                return recent, latest[0]
+    res = results_table(tournament, round_number, scope)
+    res.ledger = None
+    cache.set(key, res, CACHE_SECONDS)
+    cache.set(base + ":latest", (key, time.time()), CACHE_SECONDS)
     return res, key
+
+
+def spectator_max_age(user: Any) -> int:
+    """How old a live table a visitor may be shown: ``STANDINGS_SPECTATOR_MAX_AGE`` seconds
+    for visitors who are not signed in, 0 (always the current results) for everybody else."""
+    if user is not None and getattr(user, "is_authenticated", False):
+        return 0
+    return int(getattr(settings, "STANDINGS_SPECTATOR_MAX_AGE", 0))
 
 
 # --- crosstable ---------------------------------------------------------------------------------

@@ -138,8 +138,9 @@ class StandingsView(TournamentPage):
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         res, key = data.cached_results_table(
-            self.tournament, request.GET.get("round"), request.GET.get("scope")
-        )
+            self.tournament, request.GET.get("round"), request.GET.get("scope"),
+            max_age=data.spectator_max_age(request.user),
+        )  # fmt: skip
         context = self.base_context(res)
         context.update(refresh=REFRESH_SECONDS, fragment_url=fragment_url(request))
         html = cache.get(key + ":html")

@@ -126,3 +126,26 @@ def test_the_stamp_changes_with_each_kind_of_change(tournament, event, organiser
     assert changed()
     tournament.points_win = 3
     assert changed()
+
+
+def test_spectators_may_see_a_live_table_a_few_seconds_old_but_organisers_never(
+    client, tournament, event, organiser, settings
+):
+    """In a busy hall results change every second; visitors who are not signed in get a live
+    table computed at most ``STANDINGS_SPECTATOR_MAX_AGE`` seconds ago instead of a new one per
+    change. The organiser always sees the current results, and the grace ends with its age."""
+    import time
+
+    settings.STANDINGS_SPECTATOR_MAX_AGE = 1
+    a = event["a"]
+    assert rank_of(standings(client, tournament), a) == "1"
+    results.record_sanction(organiser, tournament.pk, entry_id=a.pk, round_number=1,
+                            kind="deduction", match_points=4, reason="late")  # fmt: skip
+    assert rank_of(standings(client, tournament), a) == "1"  # the spectator's recent table
+    from django.test import Client
+
+    desk = Client()
+    desk.force_login(organiser)
+    assert rank_of(standings(desk, tournament), a) != "1"
+    time.sleep(1.1)
+    assert rank_of(standings(client, tournament), a) != "1"
