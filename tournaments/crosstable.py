@@ -173,18 +173,6 @@ def parse_scope(value: Any, tournament: Tournament) -> str:
     return str(value)
 
 
-def _players_of_entries(tournament: Tournament) -> dict[int, list[tuple[int, str]]]:
-    players: dict[int, list[tuple[int, str]]] = defaultdict(list)
-    rows = (
-        Entry.players.through.objects.filter(entry__tournament=tournament)
-        .order_by("player__last_name", "player__first_name", "player_id")
-        .values_list("entry_id", "player_id", "player__last_name", "player__first_name")
-    )
-    for entry_id, player_id, last, first in rows:
-        players[entry_id].append((player_id, f"{last} {first}".strip()))
-    return dict(players)
-
-
 def _pending_tables(ledger: results.Ledger) -> int:
     return len(
         {
@@ -228,7 +216,7 @@ def results_table(
         sorted(rounds),
         columns_for(table.order),
         pending,
-        _players_of_entries(tournament),
+        results.entry_players(tournament),
         ledger,
     )
 

@@ -89,7 +89,6 @@ def standings_rows(res: data.Results) -> list[dict[str, Any]]:
         rows.append(
             {
                 "line": line,
-                "values": [text(row.get(key, 0)) for key in keys],
                 # numbers only (digits, sign, separator): safe, joined here for speed
                 "cells": mark_safe(  # noqa: S308
                     "".join(f'<td class="num">{text(row.get(key, 0))}</td>' for key in keys)

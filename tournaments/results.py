@@ -159,7 +159,7 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     """Load the tournament's counted rounds (7 queries) into plain games and cells.
 
     ``players=False`` leaves the entries' players unloaded (``entry.players.all()`` would then
-    query): the entries' standings name players through ``player_names`` instead, which is
+    query): the entries' standings name players through ``entry_players`` instead, which is
     several times cheaper for a big field.
     """
     rounds_qs = tournament.round_set.filter(status__in=COUNTED)
@@ -169,7 +169,12 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     entry_qs = tournament.entries.select_related("club")
     if players:
         entry_qs = entry_qs.prefetch_related(
-            Prefetch("players", queryset=Player.objects.order_by("last_name", "first_name", "pk"))
+            Prefetch(
+                "players",
+                queryset=Player.objects.select_related("club").order_by(
+                    "last_name", "first_name", "pk"
+                ),
+            )
         )
     entries = {e.pk: e for e in entry_qs}
     last = rounds[-1] if rounds else 0
@@ -337,22 +342,26 @@ def _lines(rows: Sequence[pure.Row], names: dict[int, tuple[str, str, list[str]]
     return lines
 
 
-def player_names(tournament: Tournament) -> dict[int, list[str]]:
-    """Each entry's players' names in one query of plain values."""
-    names: dict[int, list[str]] = defaultdict(list)
-    for entry_id, last, first in (
+def entry_players(tournament: Tournament) -> dict[int, list[tuple[int, str]]]:
+    """Each entry's players as (id, name), in one query of plain values."""
+    players: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for entry_id, player_id, last, first in (
         Entry.players.through.objects.filter(entry__tournament=tournament)
         .order_by("player__last_name", "player__first_name", "player_id")
-        .values_list("entry_id", "player__last_name", "player__first_name")
+        .values_list("entry_id", "player_id", "player__last_name", "player__first_name")
     ):
-        names[entry_id].append(f"{last} {first}".strip())
-    return names
+        players[entry_id].append((player_id, f"{last} {first}".strip()))
+    return dict(players)
+
+
+def _names(players: list[tuple[int, str]]) -> list[str]:
+    return [name for _pk, name in players]
 
 
 def _entry_names(ledger: Ledger) -> dict[int, tuple[str, str, list[str]]]:
-    players = player_names(ledger.tournament)
+    players = entry_players(ledger.tournament)
     return {
-        pk: (e.name, e.club.name if e.club else "", players.get(pk, []))
+        pk: (e.name, e.club.name if e.club else "", _names(players.get(pk, [])))
         for pk, e in ledger.entries.items()
     }
 
@@ -409,19 +418,10 @@ def team_games(ledger: Ledger) -> tuple[list[int], list[pure.Game]]:
                 result.append(pure.Game(number, team, None, "loss", played=False,
                                         kind="forfeit_loss"))  # fmt: skip
             elif not games or all(g.kind in ("absent", "withdrawn") for g in games):
-                kind = (
-                    "withdrawn"
-                    if games and all(g.kind == "withdrawn" for g in games)
-                    else ("absent")
-                )
+                withdrawn = bool(games) and all(g.kind == "withdrawn" for g in games)
+                kind = "withdrawn" if withdrawn else "absent"
                 result.append(pure.Game(number, team, None, "loss", played=False, kind=kind))  # type: ignore[arg-type]
-    # team opponents must be known participants; a stray opponent becomes "none"
-    known = set(teams)
-    cleaned = [g if g.opponent in known or g.opponent is None else
-               pure.Game(g.round, g.participant, None, g.result, g.points_for, g.points_against,
-                         g.deals_won, g.played, g.kind, g.end) for g in result]  # fmt: skip
-    # a team game whose opponent has no game that round would break symmetry: keep it anyway
-    return teams, cleaned
+    return teams, result
 
 
 def _flip(result: str) -> str:
@@ -431,11 +431,12 @@ def _flip(result: str) -> str:
 def team_rows(ledger: Ledger) -> list[pure.Row]:
     teams, games = team_games(ledger)
     settings = standings_settings(ledger.tournament)
-    sanctions = []
+    known = set(teams)
     team_of = {pk: e.team_id for pk, e in ledger.entries.items() if e.team_id is not None}
+    sanctions = []
     for s in ledger.pure_sanctions():
-        team = team_of.get(s.participant, s.participant)
-        if team in set(teams):
+        team = team_of.get(s.participant, s.participant)  # a pair's sanction counts for its team
+        if team in known:
             sanctions.append(pure.Sanction(team, s.round, s.points, s.game_points))
     return pure.standings(teams, games, settings, sanctions,
                           upto_round=ledger.last_round or None)  # fmt: skip
@@ -449,33 +450,25 @@ def player_rows(ledger: Ledger) -> tuple[list[pure.Row], dict[int, tuple[str, st
         players_of[pk] = list(entry.players.all())
         everyone.update((p.pk, p) for p in players_of[pk])
     games: list[pure.Game] = []
+    seen: set[tuple[int, int]] = set()  # a player in two entries would score a round twice
     for game in ledger.games:
-        mine = players_of.get(game.participant, [])
         theirs = tuple(p.pk for o in game.faced() for p in players_of.get(o, []))
-        for player in mine:
-            games.append(pure.Game(
-                game.round, player.pk, theirs[0] if theirs else None, game.result,
-                game.points_for, game.points_against, game.deals_won, game.played,
-                game.kind if not game.played else "", game.end,
-                theirs if len(theirs) > 1 else (),
-            ) if game.played else pure.Game(game.round, player.pk, None, game.result,
-                                             played=False, kind=game.kind))  # fmt: skip
-    # a player in two entries (should not happen) would score twice a round: keep the first
-    seen: set[tuple[int, int]] = set()
-    unique = []
-    for game in games:
-        if (game.participant, game.round) not in seen:
-            seen.add((game.participant, game.round))
-            unique.append(game)
-    known = set(everyone)
-    unique = [g if all(o in known for o in g.faced()) else
-              pure.Game(g.round, g.participant, None, g.result, played=False, kind="absent")
-              for g in unique]  # fmt: skip
+        for player in players_of.get(game.participant, []):
+            if (player.pk, game.round) in seen:
+                continue
+            seen.add((player.pk, game.round))
+            if game.played:
+                opponent = theirs[0] if theirs else None
+                many = theirs if len(theirs) > 1 else ()
+                games.append(game._replace(participant=player.pk, opponent=opponent,
+                                           opponents=many))  # fmt: skip
+            else:
+                games.append(game._replace(participant=player.pk))
     sanctions = []
     for s in ledger.pure_sanctions():
         for player in players_of.get(s.participant, []):
             sanctions.append(pure.Sanction(player.pk, s.round, s.points, s.game_points))
-    rows = pure.standings(list(everyone), unique, standings_settings(ledger.tournament),
+    rows = pure.standings(list(everyone), games, standings_settings(ledger.tournament),
                           sanctions, upto_round=ledger.last_round or None)  # fmt: skip
     club_of = {
         p.pk: (p.club.name if p.club else (e.club.name if e.club else ""))
@@ -527,10 +520,10 @@ def table(tournament: Tournament, round_number: int | None = None,
         )
         if stored:
             settings = standings_settings(tournament)
-            players = player_names(tournament)
+            players = entry_players(tournament)
             lines = [
-                Line(rank, entry_id, name, club or "", metrics, 0, players.get(entry_id, []))
-                for rank, entry_id, name, club, metrics in stored
+                Line(rank, pk, name, club or "", metrics, 0, _names(players.get(pk, [])))
+                for rank, pk, name, club, metrics in stored
             ]
             return Table(tournament, round_number, scope, "snapshot", settings.order, lines)
     return live_table(tournament, round_number or None, scope)

@@ -248,3 +248,19 @@ def test_individual_event_opponents_are_both_players_across(organiser):
     assert lines[p[2].pk].row["buchholz"] == 2
     cell = results.load(tournament).cells[p[0].pk][1]
     assert cell.partners == (p[1].pk,) and cell.opponents == (p[2].pk, p[3].pk)
+
+
+def test_the_players_table_takes_the_same_few_queries_however_many_players(tournament, pairs):
+    entries = pairs(tournament, 4)
+    play_round(tournament, 1, [(entries[0], entries[1], (90, 10)), (entries[2], entries[3], None)])
+    small = Tournament.objects.get(pk=tournament.pk)
+    with CaptureQueriesContext(connection) as few:
+        results.live_table(small, scope="players")
+    more = pairs(Tournament.objects.create(name="Больше", rounds=1), 12)
+    big = more[0].tournament
+    play_round(big, 1, [(more[i], more[i + 1], (50 + i, 40)) for i in range(0, 12, 2)])
+    big = Tournament.objects.get(pk=big.pk)
+    with CaptureQueriesContext(connection) as many:
+        table = results.live_table(big, scope="players")
+    assert len(many) == len(few) <= 9
+    assert len(table.lines) == 24 and all(line.club for line in table.lines)
