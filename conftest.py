@@ -55,7 +55,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "DEFAULT_THROTTLE_RATES": {"write_user": None, "write_anon": None},
     }
     settings.LOGIN_FAILURE_LIMIT = 10**6
-    # Tests check that a change shows at once; tournaments/tests/test_results_cache.py turns
+    # Tests check that a change shows at once; tournaments/tests/results/test_results_cache.py turns
     # the spectators' grace period on where it tests it.
     settings.STANDINGS_SPECTATOR_MAX_AGE = 0
     from rest_framework.settings import api_settings

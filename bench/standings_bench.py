@@ -142,6 +142,7 @@ def run(args: argparse.Namespace) -> None:
     from django.urls import NoReverseMatch, reverse
 
     from tournaments import results
+    from tournaments import rounds as round_service
     from tournaments.models import Round, Tournament
 
     tournament, organiser = build(args.pairs, args.rounds)
@@ -151,7 +152,7 @@ def run(args: argparse.Namespace) -> None:
     snapshot_times = []
     for round_ in Round.objects.filter(tournament=tournament, number__lt=last).order_by("number"):
         start = time.perf_counter()
-        results.finish_round(organiser, round_.pk)
+        round_service.finish_round(organiser, round_.pk)
         snapshot_times.append(time.perf_counter() - start)
     tournament = Tournament.objects.get(pk=tournament.pk)
     print(f"finishing a round (checks + snapshot of {args.pairs} rows): median "

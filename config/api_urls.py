@@ -5,16 +5,12 @@ from rest_framework.routers import DefaultRouter
 
 from accounts.api import MeView, ObtainTokenView
 from scoring.api import MatchViewSet
-from tournaments.api import (
-    ClubViewSet,
-    EntryViewSet,
-    PlayerViewSet,
-    RoundViewSet,
-    SanctionViewSet,
-    TournamentViewSet,
-)
-from tournaments.api_results import CrosstableAPIView, PlayerHistoryAPIView, StandingsAPIView
-from tournaments.archive_api import ArchiveAPIView, ArchiveImportAPIView
+from tournaments.api import TournamentViewSet
+from tournaments.archive.api import ArchiveAPIView, ArchiveImportAPIView
+from tournaments.discipline.api import SanctionViewSet
+from tournaments.registration.api import ClubViewSet, EntryViewSet, PlayerViewSet
+from tournaments.results.api import CrosstableAPIView, PlayerHistoryAPIView, StandingsAPIView
+from tournaments.rounds.api import RoundViewSet
 
 router = DefaultRouter()
 router.register("tournaments", TournamentViewSet, basename="tournament")
@@ -28,11 +24,11 @@ router.register("sanctions", SanctionViewSet, basename="sanction")
 urlpatterns = [
     path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
     path("me/", MeView.as_view(), name="api-me"),
-    # read-only results (tournaments.api_results), before the router's tournament routes
+    # read-only results (tournaments.results.api), before the router's tournament routes
     path("tournaments/<int:pk>/standings/", StandingsAPIView.as_view(), name="api-standings"),
     path("tournaments/<int:pk>/crosstable/", CrosstableAPIView.as_view(), name="api-crosstable"),
     path("players/<int:pk>/history/", PlayerHistoryAPIView.as_view(), name="api-player-history"),
-    # the tournament archive (tournaments.archive_api), before the router's tournament routes
+    # the tournament archive (tournaments.archive.api), before the router's tournament routes
     path("tournaments/<int:pk>/archive/", ArchiveAPIView.as_view(), name="api-archive"),
     path("tournaments/import/", ArchiveImportAPIView.as_view(), name="api-archive-import"),
     path("", include(router.urls)),

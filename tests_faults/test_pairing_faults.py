@@ -64,7 +64,7 @@ def test_worker_killed_mid_pairing_pairs_the_round_exactly_once(
     fault_services: Processes,
 ) -> None:
     from tournaments import rounds
-    from tournaments.tasks import pair_round
+    from tournaments.rounds.tasks import pair_round
 
     organiser, tournament = tournament_of(PAIRS)
     queue = f"faults-{tournament.pk}-{id(fault_services)}"

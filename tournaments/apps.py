@@ -13,9 +13,9 @@ class TournamentsConfig(AppConfig):
 
         protocol_corrected.connect(_retake_snapshots, dispatch_uid="tournaments.snapshots")
 
-        from tournaments import audit_hooks
+        from tournaments.discipline import audit
 
-        audit_hooks.connect()
+        audit.connect()
 
         from scoring import services as scoring
 

@@ -12,9 +12,9 @@ from django.contrib.auth.models import User
 from accounts.models import AuditEntry
 from scoring.models import MatchVersion
 from scoring.tests.helpers import sport_deals
-from tournaments import archive, csv_import, results, rounds, services
-from tournaments.audit_hooks import finish_round
+from tournaments import archive, discipline, errors, registration, rounds
 from tournaments.models import Pairing, Round, Tournament
+from tournaments.rounds import finish_round
 from tournaments.tests.builders import play_round
 from tournaments.tests.conftest import make_user
 
@@ -33,44 +33,44 @@ def only(tournament: Tournament, action: str) -> AuditEntry:
 
 
 def test_setup_changes_keep_only_the_changed_fields(tournament, organiser) -> None:
-    services.update_tournament(organiser, tournament.pk, venue="Клуб «Дубль»", rounds=7)
+    registration.update_tournament(organiser, tournament.pk, venue="Клуб «Дубль»", rounds=7)
     entry = only(tournament, "tournament.update")
     assert entry.user == organiser and entry.username == "org"
     assert entry.object_type == "tournament" and entry.object_id == str(tournament.pk)
     assert entry.before == {"venue": tournament.venue, "rounds": 5}
     assert entry.after == {"venue": "Клуб «Дубль»", "rounds": 7}
-    services.update_tournament(organiser, tournament.pk, rounds=7)  # no change, no entry
+    registration.update_tournament(organiser, tournament.pk, rounds=7)  # no change, no entry
     assert len(entries(tournament, "tournament.update")) == 1
 
 
 def test_a_refused_change_leaves_no_entry(tournament, organiser, other_organiser) -> None:
-    with pytest.raises(services.NotAllowed):
-        services.update_tournament(other_organiser, tournament.pk, rounds=9)
-    with pytest.raises(services.TournamentError):
-        services.update_tournament(organiser, tournament.pk, rounds=-1)
+    with pytest.raises(errors.NotAllowed):
+        registration.update_tournament(other_organiser, tournament.pk, rounds=9)
+    with pytest.raises(errors.TournamentError):
+        registration.update_tournament(organiser, tournament.pk, rounds=-1)
     assert entries(tournament) == []
 
 
 def test_creating_a_tournament_is_logged(organiser) -> None:
-    created = services.create_tournament(organiser, name="Осенний", start_date="2026-10-01")
+    created = registration.create_tournament(organiser, name="Осенний", start_date="2026-10-01")
     entry = only(created, "tournament.create")
     assert entry.after["name"] == "Осенний" and entry.before is None
 
 
 def test_entries_add_edit_withdraw_reinstate_and_absence(tournament, organiser) -> None:
-    added = services.add_entry(organiser, tournament.pk, name="Дубль", seed=3,
+    added = registration.add_entry(organiser, tournament.pk, name="Дубль", seed=3,
                                new_players=[("Иванов", "Пётр"), ("Петров", "Иван")])  # fmt: skip
     entry = only(tournament, "entry.add")
     assert entry.object_id == str(added.pk) and entry.after["name"] == "Дубль"
     assert entry.after["seed"] == 3 and len(entry.after["players"]) == 2
-    services.update_entry(organiser, added.pk, name="Дубль-2", seed=3)
+    registration.update_entry(organiser, added.pk, name="Дубль-2", seed=3)
     edit = only(tournament, "entry.update")
     assert (edit.before, edit.after) == ({"name": "Дубль"}, {"name": "Дубль-2"})
-    services.withdraw_entry(organiser, added.pk)
-    services.reinstate_entry(organiser, added.pk)
+    registration.withdraw_entry(organiser, added.pk)
+    registration.reinstate_entry(organiser, added.pk)
     assert only(tournament, "entry.withdraw").after == {"status": "withdrawn"}
     assert only(tournament, "entry.reinstate").before == {"status": "withdrawn"}
-    services.set_absence(organiser, added.pk, 2, True, "работа")
+    registration.set_absence(organiser, added.pk, 2, True, "работа")
     absence = only(tournament, "entry.absence")
     assert absence.before == {"round": 2, "absent": False, "reason": ""}
     assert absence.after == {"round": 2, "absent": True, "reason": "работа"}
@@ -78,7 +78,7 @@ def test_entries_add_edit_withdraw_reinstate_and_absence(tournament, organiser) 
 
 def test_csv_and_archive_imports_are_logged(tournament, organiser, pairs) -> None:
     text = "entry;last_name;first_name\nДубль;Иванов;Пётр\nДубль;Петров;Иван\n"
-    csv_import.import_csv(organiser, tournament.pk, text)
+    registration.import_csv(organiser, tournament.pk, text)
     assert only(tournament, "entry.import").after["entries"] == 1
     copy_ = archive.import_tournament(
         json.loads(archive.dumps(archive.export_tournament(tournament))), organiser
@@ -119,12 +119,12 @@ def test_finishing_a_round_sanctions_and_closing(tournament, organiser, pairs) -
     Tournament.objects.filter(pk=tournament.pk).update(rounds=1, status="running")
     round_ = play_round(tournament, 1, [(a, b, (120, 80))])
     chief = make_user("chief", "Chief referee")
-    sanction = results.record_sanction(chief, tournament.pk, entry_id=b.pk, round_number=1,
+    sanction = discipline.record_sanction(chief, tournament.pk, entry_id=b.pk, round_number=1,
                                        kind="yellow", reason="спор")  # fmt: skip
     recorded = only(tournament, "sanction.record")
     assert recorded.user == chief and recorded.object_id == str(sanction.pk)
     assert recorded.after["kind"] == "yellow" and recorded.after["entry"] == b.pk
-    results.revoke_sanction(organiser, sanction.pk, "ошибка")
+    discipline.revoke_sanction(organiser, sanction.pk, "ошибка")
     revoked = only(tournament, "sanction.revoke")
     assert revoked.user == organiser
     assert revoked.after == {"active": False, "revoke_reason": "ошибка"}
@@ -159,7 +159,7 @@ def test_protocol_changes_are_kept_by_the_match_history(tournament, organiser, p
     scoring.record_deal(match.pk, sport_deals()[0], chief)
     row = MatchVersion.objects.filter(match=match, action="record_deal").get()
     assert row.user == chief and row.after is not None
-    services.update_tournament(organiser, tournament.pk, venue="<b>Зал</b>")
+    registration.update_tournament(organiser, tournament.pk, venue="<b>Зал</b>")
     client.force_login(organiser)
     page = client.get(f"/manage/{tournament.pk}/audit/")
     html = page.content.decode()
@@ -180,7 +180,7 @@ def test_the_audit_page_is_for_the_tournaments_organisers(
 
 
 def test_the_admin_shows_the_log_read_only(tournament, organiser, client) -> None:
-    services.update_tournament(organiser, tournament.pk, rounds=6)
+    registration.update_tournament(organiser, tournament.pk, rounds=6)
     admin = User.objects.create_superuser("root", password="x-pass-1234")
     client.force_login(admin)
     entry = only(tournament, "tournament.update")

@@ -29,7 +29,7 @@ from django.utils import timezone
 from rules.simulate import play_match
 from scoring import services as scoring
 from scoring.models import Deal, Match
-from tournaments import results
+from tournaments import discipline, results, rounds
 from tournaments.models import Entry, Pairing, PairingEntry, Round, Tournament
 from tournaments.tests.builders import play_round
 from tournaments.tests.conftest import add_pairs, make_user
@@ -312,12 +312,12 @@ def an_event() -> Tournament:
     tournament.organisers.add(organiser)
     a, b, c, d = add_pairs(tournament, 4)
     r1 = play_round(tournament, 1, [(a, b, (120, 80)), (c, d, (100, 100))])
-    results.finish_round(organiser, r1.pk)
+    rounds.finish_round(organiser, r1.pk)
     r2 = Round.objects.create(tournament=tournament, number=2, status=Round.Status.PUBLISHED,
                               published_at=timezone.now())  # fmt: skip
     seat(r2, 1, real_match(organiser, chief, a, c, "1", seed=3), a, c)
     seat(r2, 2, real_match(organiser, None, b, d, "2", seed=4, deals=3), b, d)
-    results.record_sanction(organiser, tournament.pk, entry_id=b.pk, round_number=2,
+    discipline.record_sanction(organiser, tournament.pk, entry_id=b.pk, round_number=2,
                             kind="yellow", reason="телефон за столом")  # fmt: skip
     return tournament
 

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def refusing_broker(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tournaments.tasks import pair_round
+    from tournaments.rounds.tasks import pair_round
 
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise BrokerError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
@@ -95,7 +95,7 @@ def test_a_page_whose_database_went_away_answers_503_and_asks_to_retry(
 ) -> None:
     from django.test import Client
 
-    from tournaments import crosstable
+    from tournaments.results import display
     from tournaments.tests.factories import TournamentFactory
 
     tournament = TournamentFactory(public=True)
@@ -105,7 +105,7 @@ def test_a_page_whose_database_went_away_answers_503_and_asks_to_retry(
 
         raise OperationalError("server closed the connection") from psycopg.OperationalError()
 
-    monkeypatch.setattr(crosstable, "cached_results_table", gone)
+    monkeypatch.setattr(display, "cached_results_table", gone)
     answer = Client(raise_request_exception=False).get(f"/tournaments/{tournament.pk}/standings/")
     assert answer.status_code == 503
     assert int(answer["Retry-After"]) > 0
@@ -117,7 +117,7 @@ def test_a_page_whose_database_went_away_answers_503_and_asks_to_retry(
 def test_a_page_with_a_query_bug_is_still_a_server_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from django.test import Client
 
-    from tournaments import crosstable
+    from tournaments.results import display
     from tournaments.tests.factories import TournamentFactory
 
     tournament = TournamentFactory(public=True)
@@ -125,6 +125,6 @@ def test_a_page_with_a_query_bug_is_still_a_server_error(monkeypatch: pytest.Mon
     def broken(*args: Any, **kwargs: Any) -> None:
         raise OperationalError("no such column: nonsense")
 
-    monkeypatch.setattr(crosstable, "cached_results_table", broken)
+    monkeypatch.setattr(display, "cached_results_table", broken)
     answer = Client(raise_request_exception=False).get(f"/tournaments/{tournament.pk}/standings/")
     assert answer.status_code == 500

@@ -37,7 +37,7 @@ from config.tests.test_security import post_pages
 from scoring import services as scoring
 from scoring.models import Deal, Match, MatchVersion
 from scoring.tests.helpers import sport_deals
-from tournaments import results
+from tournaments import discipline
 from tournaments.models import (
     Club,
     Entry,
@@ -178,7 +178,7 @@ def world(db: Any) -> dict[str, Any]:
     scoring.confirm(m3, users["org"])
     r2 = play_round(t, 2, [(e[0], e[2], None), (e[1], e[3], None)], byes=[e[4]],
                     status=Round.Status.PAIRED)  # fmt: skip
-    sanction = results.record_sanction(users["chief"], t.pk, entry_id=e[1].pk, round_number=1,
+    sanction = discipline.record_sanction(users["chief"], t.pk, entry_id=e[1].pk, round_number=1,
                                        kind="yellow", reason="спор")  # fmt: skip
     Entry.objects.filter(pk=e[5].pk).update(status=Entry.Status.WITHDRAWN)
     return {
@@ -330,7 +330,7 @@ def deal_form(deal: dict[str, Any]) -> dict[str, Any]:
 
 
 def setup_form(t: Tournament) -> dict[str, Any]:
-    from tournaments.forms import TournamentForm
+    from tournaments.registration.forms import TournamentForm
 
     t.refresh_from_db()
     data = {name: getattr(t, name) for name in TournamentForm._meta.fields

@@ -25,7 +25,7 @@ from rest_framework.authtoken.models import Token
 
 from scoring import services as scoring
 from scoring.tests.helpers import sport_deals
-from tournaments import results
+from tournaments import discipline
 from tournaments.models import Pairing, Tournament
 from tournaments.tests.builders import play_round
 from tournaments.tests.conftest import add_pairs, make_user
@@ -66,7 +66,7 @@ def world(db: Any) -> dict[str, Any]:
     match = Pairing.objects.get(round=round_, table=1).match
     for deal in sport_deals()[:2]:
         scoring.record_deal(match.pk, deal, boss)
-    sanction = results.record_sanction(boss, tournament.pk, entry_id=b.pk, round_number=1,
+    sanction = discipline.record_sanction(boss, tournament.pk, entry_id=b.pk, round_number=1,
                                        kind="yellow", reason="fuzz")  # fmt: skip
     ids = {"tournaments": tournament.pk, "matches": match.pk, "rounds": round_.pk,
            "entries": a.pk, "sanctions": sanction.pk, "players": a.players.first().pk,

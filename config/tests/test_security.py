@@ -84,14 +84,14 @@ def test_the_post_pages_are_found() -> None:
 @pytest.fixture
 def world(db: Any, organiser, pairs) -> dict[str, Any]:
     """A tournament with round 1 published (a match in play) and a sanction to revoke."""
-    from tournaments import results
+    from tournaments import discipline
 
     tournament = Tournament.objects.create(name="CSRF", rounds=3, public=True)
     tournament.organisers.add(organiser)
     a, b = pairs(tournament, 2)
     round_ = play_round(tournament, 1, [(a, b, None)])
     match = Pairing.objects.get(round=round_, table=1).match
-    sanction = results.record_sanction(organiser, tournament.pk, entry_id=a.pk, round_number=1,
+    sanction = discipline.record_sanction(organiser, tournament.pk, entry_id=a.pk, round_number=1,
                                        kind="yellow", reason="x")  # fmt: skip
     return {"t": tournament, "entry": a, "round": round_, "match": match, "sanction": sanction}
 
@@ -169,7 +169,7 @@ RAW = ("<script>alert(1)", "<img src=x onerror")
 
 @pytest.fixture
 def evil(db: Any, organiser) -> dict[str, Any]:
-    from tournaments import results
+    from tournaments import discipline
 
     club = Club.objects.create(name=SCRIPT + " club", city=IMG)
     tournament = Tournament.objects.create(name=IMG + " cup", venue=SCRIPT, rounds=2, public=True)
@@ -190,7 +190,7 @@ def evil(db: Any, organiser) -> dict[str, Any]:
         label=SCRIPT + " match", table=IMG, referee=referee, seat_n=players[0],
         seat_e=players[2], seat_s=players[1], seat_w=players[3],
     )  # fmt: skip
-    results.record_sanction(organiser, tournament.pk, entry_id=b.pk, round_number=1,
+    discipline.record_sanction(organiser, tournament.pk, entry_id=b.pk, round_number=1,
                             kind="yellow", reason=SCRIPT)  # fmt: skip
     return {"t": tournament, "round": round_, "match": Match.objects.get(pk=pairing.match_id),
             "entry": a, "player": players[0], "referee": referee}  # fmt: skip

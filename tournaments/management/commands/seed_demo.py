@@ -34,7 +34,7 @@ from accounts import roles
 from rules.simulate import play_match
 from scoring import services as scoring
 from scoring.models import Match
-from tournaments import results, rounds, services
+from tournaments import discipline, registration, rounds
 from tournaments.models import Club, Pairing, Player, Round, Tournament
 
 DEMO_PASSWORD = "demo12345"
@@ -208,7 +208,7 @@ class Command(BaseCommand):
     def _swiss(self, users: dict[str, Any], clubs: list[Club], players: list[list[Player]]) -> None:
         organiser = users["organiser"]
         today = timezone.localdate()
-        tournament = services.create_tournament(
+        tournament = registration.create_tournament(
             organiser, name=SWISS_NAME, start_date=today, end_date=today,
             venue="Москва, ДК «Дубль», большой зал", rules_preset="sport",
             format=Tournament.Format.PAIRS, system=Tournament.System.SWISS, rounds=6,
@@ -218,7 +218,7 @@ class Command(BaseCommand):
             members = players[c]
             for k in range(8):
                 first, second = members[2 * k], members[2 * k + 1]
-                services.add_entry(
+                registration.add_entry(
                     organiser, tournament.pk, name=f"{first.last_name} — {second.last_name}",
                     players=[first, second], club=club, seed=3 * k + c + 1,  # clubs alternate
                 )  # fmt: skip
@@ -229,7 +229,7 @@ class Command(BaseCommand):
                 self._play(pairing, rng, users)
             if number == 2:
                 self._yellow_card(users["chief"], tournament, round_)
-            results.finish_round(users["organiser"], round_.pk)
+            rounds.finish_round(users["organiser"], round_.pk)
         round_ = self._pair(organiser, tournament, users)
         for index, pairing in enumerate(self._tables(round_)):
             if index == EMPTY_TABLE:
@@ -247,7 +247,7 @@ class Command(BaseCommand):
     ) -> None:
         organiser = users["organiser"]
         start = timezone.localdate() - timedelta(days=30)
-        tournament = services.create_tournament(
+        tournament = registration.create_tournament(
             organiser, name=INDIVIDUAL_NAME, start_date=start, end_date=start,
             venue="Липецк, ДК «Металлург»", rules_preset="sport",
             format=Tournament.Format.INDIVIDUAL, system=Tournament.System.SWISS, rounds=5,
@@ -255,14 +255,14 @@ class Command(BaseCommand):
         )  # fmt: skip
         for seed, (c, i) in enumerate(INDIVIDUAL_PLAYERS, 1):
             player = players[c][i]
-            services.add_entry(organiser, tournament.pk, name=player.full_name,
+            registration.add_entry(organiser, tournament.pk, name=player.full_name,
                                players=[player], club=clubs[c], seed=seed)  # fmt: skip
         self._play_all(tournament, users, random.Random(20241005))
 
     def _kozel(self, users: dict[str, Any], clubs: list[Club], players: list[list[Player]]) -> None:
         organiser = users["organiser"]
         day = timezone.localdate() - timedelta(days=7)
-        tournament = services.create_tournament(
+        tournament = registration.create_tournament(
             organiser, name=KOZEL_NAME, start_date=day, end_date=day,
             venue="Москва, клуб «Дубль», веранда", rules_preset="kozel",
             format=Tournament.Format.PAIRS, system=Tournament.System.ROUND_ROBIN, rounds=3,
@@ -270,7 +270,7 @@ class Command(BaseCommand):
         )  # fmt: skip
         chosen = [players[c][i] for c, i in KOZEL_PLAYERS]
         for seed, (first, second) in enumerate(zip(chosen[::2], chosen[1::2], strict=True), 1):
-            services.add_entry(
+            registration.add_entry(
                 organiser, tournament.pk, name=f"{first.last_name} — {second.last_name}",
                 players=[first, second], club=first.club, seed=seed,
             )  # fmt: skip
@@ -281,7 +281,7 @@ class Command(BaseCommand):
             round_ = self._pair(users["organiser"], tournament, users)
             for pairing in self._tables(round_):
                 self._play(pairing, rng, users)
-            results.finish_round(users["organiser"], round_.pk)
+            rounds.finish_round(users["organiser"], round_.pk)
         rounds.close_tournament(users["organiser"], tournament.pk)
 
     # --- rounds and tables --------------------------------------------------------------------
@@ -326,7 +326,7 @@ class Command(BaseCommand):
         place = pairing.places.select_related("entry").first()
         assert place is not None
         player = place.entry.players.order_by("pk").first()
-        results.record_sanction(
+        discipline.record_sanction(
             chief, tournament.pk, entry_id=place.entry_id, round_number=round_.number,
             kind="yellow", player_id=player.pk if player else None, table=pairing.table,
             reason="Подсказка партнёру жестом во время розыгрыша (стол "

@@ -1,0 +1,128 @@
+"""The archive's format: its name and version, and the fields of every section with their kind
+(how a value is written to the archive and checked when read back). ``docs/archive.md``
+describes every key."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from scoring.models import Match, MatchVersion
+from tournaments.models import (
+    Entry,
+    PairingEntry,
+    Round,
+    Sanction,
+    Standing,
+    Tournament,
+)
+
+# Kinds of field: how a value is written to the archive and checked when read back.
+STR, INT, INT_NULL, BOOL, JSON = "str", "int", "int?", "bool", "json"
+DATE, DATETIME, DATETIME_NULL, USER, UUID = "date", "datetime", "datetime?", "user", "uuid"
+
+
+FORMAT = "domino-tournament-archive"
+
+
+VERSION = 1
+
+
+MAX_ERRORS = 20
+
+
+def ref(section: str, required: bool = False) -> str:
+    """A reference to a row of ``section`` by its archive id (or null unless ``required``)."""
+    return f"ref:{section}" + ("!" if required else "")
+
+
+SEATS = ("seat_n", "seat_e", "seat_s", "seat_w")
+
+
+#: the deals-won cache of a match (newer installations): derived from the deals like the totals
+HAS_DEALS_WON = any(f.name == "deals_won" for f in Match._meta.concrete_fields)
+
+
+SPECS: dict[str, dict[str, str]] = {
+    "tournament": {
+        "name": STR, "start_date": DATE, "end_date": DATE, "venue": STR, "rules_preset": STR,
+        "rules_options": JSON, "format": STR, "system": STR, "rounds": INT, "status": STR,
+        "public": BOOL, "points_win": INT, "points_draw": INT, "points_loss": INT,
+        "tie_breaks": JSON, "bye_result": STR, "avoid_same_club_until": INT,
+        "first_round": STR, "yellow_card_points": INT, "red_card_points": INT,
+        "created_at": DATETIME,
+    },
+    "clubs": {"name": STR, "city": STR},
+    "players": {
+        "last_name": STR, "first_name": STR, "club": ref("clubs"), "rating": INT_NULL,
+        "federation_id": STR,
+    },
+    "entries": {
+        "name": STR, "club": ref("clubs"), "seed": INT_NULL, "status": STR, "joins_round": INT,
+        "team": ref("entries"),
+    },
+    "absences": {"entry": ref("entries", True), "round_number": INT, "reason": STR},
+    "rounds": {
+        "number": INT, "status": STR, "task_id": STR, "error": STR, "progress": INT,
+        "step": STR, "notes": JSON, "requested_by": USER, "created_at": DATETIME,
+        "pairing_started_at": DATETIME_NULL, "paired_at": DATETIME_NULL,
+        "published_at": DATETIME_NULL, "finished_at": DATETIME_NULL,
+    },
+    "pairings": {
+        "round": ref("rounds", True), "table": INT_NULL, **dict.fromkeys(SEATS, ref("players")),
+        "referee": USER, "flags": JSON, "locked": BOOL, "match": ref("matches"),
+    },
+    "places": {"entry": ref("entries", True), "side": STR, "position": INT},
+    "matches": {
+        "label": STR, "table": STR, **dict.fromkeys(SEATS, ref("players")),
+        "rules_preset": STR, "rules_options": JSON, "rules": JSON, "referee": USER,
+        "status": STR, "version": INT, "totals": JSON, "finished": BOOL, "end": STR,
+        "winner": STR, "unclaimed_eggs": INT, "next_leader": STR, "pin_failures": INT,
+        "pin_set_by": USER, "created_by": USER, "created_at": DATETIME, "updated_at": DATETIME,
+        "submitted_by": USER, "submitted_at": DATETIME_NULL, "confirmed_by": USER,
+        "confirmed_with_pin": BOOL, "confirmed_at": DATETIME_NULL,
+    },
+    "deals": {
+        "n": INT, "record": JSON, "verdict": JSON, "client_id": UUID, "match_version": INT,
+        "created_by": USER, "created_at": DATETIME,
+    },
+    "history": {
+        "version": INT, "action": STR, "user": USER, "at": DATETIME, "reason": STR,
+        "before": JSON, "after": JSON, "protocol": JSON, "confirmed": BOOL,
+    },
+    "sanctions": {
+        "entry": ref("entries", True), "player": ref("players"), "round_number": INT, "kind": STR,
+        "match_points": INT, "game_points": INT, "pairing": ref("pairings"), "reason": STR,
+        "created_by": USER, "created_at": DATETIME, "revoked_at": DATETIME_NULL,
+        "revoked_by": USER, "revoke_reason": STR,
+    },
+    "standings": {
+        "round": ref("rounds", True), "entry": ref("entries", True), "scope": STR, "rank": INT,
+        "match_points": INT, "metrics": JSON,
+    },
+}  # fmt: skip
+
+
+#: the top-level lists, in the order they are read (a reference points to an earlier list,
+#: or to its own for entries' teams, or from pairings to matches)
+SECTIONS = ("clubs", "players", "entries", "absences", "rounds", "matches", "pairings",
+            "sanctions", "standings")  # fmt: skip
+
+
+CHOICES: dict[tuple[str, str], Iterable[str]] = {
+    ("tournament", "format"): Tournament.Format.values,
+    ("tournament", "system"): Tournament.System.values,
+    ("tournament", "status"): Tournament.Status.values,
+    ("tournament", "bye_result"): Tournament.ByeResult.values,
+    ("tournament", "first_round"): Tournament.FirstRound.values,
+    ("entries", "status"): Entry.Status.values,
+    ("rounds", "status"): Round.Status.values,
+    ("places", "side"): PairingEntry.Side.values,
+    ("matches", "status"): Match.Status.values,
+    ("history", "action"): MatchVersion.Action.values,
+    ("sanctions", "kind"): Sanction.Kind.values,
+    ("standings", "scope"): Standing.Scope.values,
+}
+
+
+def column(name: str, kind: str) -> str:
+    return f"{name}_id" if kind == USER or kind.startswith("ref:") else name

@@ -1,0 +1,372 @@
+"""Reading and checking an archive before anything is written.
+
+    load_file(content) -> Any         the JSON of an uploaded file, or a refusal
+    read_archive(data) -> plan        every section checked: shape, references, meaning
+
+The import judges every match's deals again with the rules engine: every deal must be legal and
+the match's totals, end, winner, unclaimed eggs and next leader must be the engine's fold of
+them, else the archive is refused naming the match. A match without deals (a result entered
+without a protocol) has nothing to fold: only its shape is checked.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from rules import Judge, RulesError, make_rules
+from tournaments.archive.format import (
+    BOOL,
+    CHOICES,
+    DATE,
+    DATETIME,
+    DATETIME_NULL,
+    FORMAT,
+    INT,
+    INT_NULL,
+    MAX_ERRORS,
+    SECTIONS,
+    SPECS,
+    STR,
+    USER,
+    UUID,
+    VERSION,
+    ref,
+)
+from tournaments.errors import ErrorItem, TournamentError, error
+from tournaments.models import (
+    Tournament,
+)
+
+
+class _Reader:
+    """Checks an archive and turns its values into Python ones; collects every problem."""
+
+    def __init__(self, data: Any) -> None:
+        self.errors: list[ErrorItem] = []
+        self.ids: dict[str, set[Any]] = {}
+        self.usernames: set[str] = set()
+        self.data = data
+
+    def problem(self, code: str, message: Any, field: str | None = None) -> None:
+        if len(self.errors) < MAX_ERRORS:
+            self.errors.append(error(code, message, field))
+
+    def stop_if_bad(self) -> None:
+        if self.errors:
+            raise TournamentError(self.errors)
+
+    def header(self) -> None:
+        data = self.data
+        if not isinstance(data, Mapping) or data.get("format") != FORMAT:
+            raise TournamentError.one(
+                "not_archive", _("This is not a tournament archive."), "format"
+            )
+        if data.get("version") != VERSION:
+            raise TournamentError.one(
+                "bad_version",
+                _("Unknown archive version %(version)s; this site reads version %(known)s.")
+                % {"version": data.get("version"), "known": VERSION},
+                "version",
+            )
+        if not isinstance(data.get("tournament"), Mapping):
+            self.problem("missing_key", _("The archive has no tournament settings."),
+                         "tournament")  # fmt: skip
+        for section in SECTIONS:
+            if not isinstance(data.get(section), list):
+                self.problem("missing_key", _("The archive has no list “%(name)s”.")
+                             % {"name": section}, section)  # fmt: skip
+        self.stop_if_bad()
+        for section in SECTIONS:
+            seen: set[Any] = set()
+            for i, item in enumerate(data[section]):
+                where = f"{section}[{i}]"
+                if not isinstance(item, Mapping) or "id" not in item:
+                    self.problem("missing_key", _("A row without an id."), f"{where}.id")
+                elif not isinstance(item["id"], int | str) or isinstance(item["id"], bool):
+                    self.problem("bad_value", _("An id must be a number or a text."),
+                                 f"{where}.id")  # fmt: skip
+                elif item["id"] in seen:
+                    self.problem("duplicate_id", _("The id %(id)s is used twice.")
+                                 % {"id": item["id"]}, f"{where}.id")  # fmt: skip
+                else:
+                    seen.add(item["id"])
+            self.ids[section] = seen
+        self.stop_if_bad()
+
+    def row(self, item: Mapping[str, Any], spec_name: str, where: str) -> dict[str, Any]:
+        """The row's fields, checked and converted (references stay archive ids)."""
+        out: dict[str, Any] = {}
+        if not isinstance(item, Mapping):
+            self.problem("bad_value", _("A row must be an object."), where)
+            return out
+        for name, kind in SPECS[spec_name].items():
+            field = f"{where}.{name}"
+            if name not in item:
+                self.problem("missing_key", _("The key “%(name)s” is missing.") % {"name": name},
+                             field)  # fmt: skip
+                continue
+            value = item[name]
+            out[name] = self.value(value, kind, field)
+            choices = CHOICES.get((spec_name, name))
+            if choices is not None and value not in choices:
+                self.problem("bad_value", _("Unknown value “%(value)s”.") % {"value": value},
+                             field)  # fmt: skip
+        return out
+
+    def value(self, value: Any, kind: str, field: str) -> Any:  # noqa: C901 - one case per kind
+        bad = False
+        if kind == STR:
+            bad = not isinstance(value, str)
+        elif kind in (INT, INT_NULL):
+            bad = not (isinstance(value, int) and not isinstance(value, bool)) and not (
+                value is None and kind == INT_NULL
+            )
+        elif kind == BOOL:
+            bad = not isinstance(value, bool)
+        elif kind == DATE and value is not None:
+            parsed = parse_date(value) if isinstance(value, str) else None
+            bad, value = parsed is None, parsed
+        elif kind in (DATETIME, DATETIME_NULL) and (value is not None or kind == DATETIME):
+            try:
+                parsed = parse_datetime(value) if isinstance(value, str) else None
+            except ValueError:
+                parsed = None
+            bad, value = parsed is None, parsed
+            if parsed is not None and timezone.is_naive(parsed):
+                value = timezone.make_aware(parsed, dt.UTC)
+        elif kind == USER and value is not None:
+            bad = not isinstance(value, str) or not value
+            if not bad:
+                self.usernames.add(value)
+        elif kind == UUID and value is not None:
+            try:
+                value = uuid.UUID(str(value))
+            except ValueError:
+                bad = True
+        elif kind.startswith("ref:") and (value is not None or kind.endswith("!")):
+            section = kind[4:].rstrip("!")
+            if isinstance(value, bool) or value not in self.ids[section]:
+                self.problem("dangling_reference",
+                             _("“%(id)s” is not an id of the list “%(section)s”.")
+                             % {"id": value, "section": section}, field)  # fmt: skip
+        if bad:
+            self.problem("bad_value", _("This value has the wrong type or form."), field)
+        return value
+
+    def ref_list(self, value: Any, section: str, field: str) -> list[Any]:
+        if not isinstance(value, list):
+            self.problem("missing_key", _("A list is expected here."), field)
+            return []
+        return [self.value(v, ref(section), f"{field}[{i}]") for i, v in enumerate(value)]
+
+
+def _rules_message(err: RulesError) -> str:
+    return err.problem.message(_language())
+
+
+def _match_name(item: Mapping[str, Any]) -> str:
+    label = item.get("label") or f"#{item.get('id')}"
+    return f"«{label}»" + (f" ({_('table')} {item['table']})" if item.get("table") else "")
+
+
+def _check_protocol(reader: _Reader, item: Mapping[str, Any], fields: Mapping[str, Any],
+                    deals: list[dict[str, Any]], where: str,
+                    judges: dict[str, Judge]) -> list[dict[str, Any]]:  # fmt: skip
+    """Judge the match's deals again; return the engine's verdicts (one per deal)."""
+    stored = dict(fields["rules"]) if isinstance(fields.get("rules"), Mapping) else None
+    if stored is None:
+        reader.problem("bad_value", _("The rules of a match must be an object."), f"{where}.rules")
+        return []
+    key = json.dumps([fields.get("rules_preset"), stored], sort_keys=True, default=str)
+    judge = judges.get(key)
+    if judge is None:
+        try:
+            preset = stored.pop("preset", fields.get("rules_preset"))
+            judge = judges[key] = Judge(make_rules(preset, stored))
+        except RulesError as err:
+            reader.problem("bad_rules", _("Match %(match)s: %(problem)s")
+                           % {"match": _match_name(item), "problem": _rules_message(err)},
+                           f"{where}.rules")  # fmt: skip
+            return []
+    numbers = [d.get("n") for d in deals]
+    if numbers != list(range(1, len(deals) + 1)):
+        reader.problem("bad_value", _("Match %(match)s: deals must be numbered 1, 2, 3 … in order.")
+                       % {"match": _match_name(item)}, f"{where}.deals")  # fmt: skip
+        return []
+    totals = fields.get("totals")
+    if not deals:
+        sides = set(judge.sides)
+        good = (isinstance(totals, Mapping) and set(totals) <= sides
+                and all(isinstance(v, int) and not isinstance(v, bool) for v in totals.values())
+                and fields.get("winner") in (*sides, "draw", ""))  # fmt: skip
+        won = item.get("deals_won", {})
+        good = good and isinstance(won, Mapping) and set(won) <= sides
+        if not good:
+            reader.problem("bad_value", _("Match %(match)s: its result is not one of the rules' "
+                                          "sides.") % {"match": _match_name(item)},
+                           f"{where}.totals")  # fmt: skip
+        fields["deals_won"] = won
+        return []
+    state = judge.start()
+    verdicts = []
+    won: dict[str, int] = {}
+    for i, deal in enumerate(deals):
+        verdict = judge.judge(state, deal.get("record"))
+        if not verdict.ok:
+            problem = verdict.errors[0]
+            reader.problem("illegal_deal", _("Match %(match)s, deal %(n)s: %(problem)s")
+                           % {"match": _match_name(item), "n": i + 1,
+                              "problem": problem.message(_language())},
+                           f"{where}.deals[{i}].record")  # fmt: skip
+            return []
+        verdicts.append(verdict.to_dict())
+        if verdict.winner:
+            won[verdict.winner] = won.get(verdict.winner, 0) + 1
+    fields["deals_won"] = won
+    fold = {
+        "totals": dict(state.totals), "finished": state.finished, "end": state.end or "",
+        "winner": state.winner or "", "unclaimed_eggs": state.eggs,
+        "next_leader": state.leader or "",
+    }  # fmt: skip
+    if "deals_won" in item:
+        fold["deals_won"] = won
+    differing = [name for name, value in fold.items() if item.get(name) != value]
+    if differing:
+        reader.problem("totals_mismatch",
+                       _("Match %(match)s: %(fields)s differ from the engine's count of its deals.")
+                       % {"match": _match_name(item), "fields": ", ".join(differing)},
+                       f"{where}.{differing[0]}")  # fmt: skip
+    return verdicts
+
+
+def _language() -> str:
+    return "en" if (get_language() or "ru").startswith("en") else "ru"
+
+
+class Plan:
+    """The checked archive: converted rows per section, ready to write."""
+
+    def __init__(self) -> None:
+        self.tournament: dict[str, Any] = {}
+        self.organisers: list[str] = []
+        self.rows: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
+        self.entry_players: list[tuple[Any, Any]] = []
+        self.places: list[tuple[Any, dict[str, Any]]] = []
+        self.deals: list[tuple[Any, dict[str, Any]]] = []
+        self.history: list[tuple[Any, dict[str, Any]]] = []
+        self.usernames: set[str] = set()
+
+
+def read_archive(data: Any) -> Plan:
+    """Check ``data`` completely (nothing is written); raise ``TournamentError`` with every
+    problem found (up to ``MAX_ERRORS``)."""
+    reader = _Reader(data)
+    reader.header()
+    plan = Plan()
+    settings = data["tournament"]
+    plan.tournament = reader.row(settings, "tournament", "tournament")
+    organisers = settings.get("organisers", [])
+    if not isinstance(organisers, list) or not all(isinstance(n, str) for n in organisers):
+        reader.problem("bad_value", _("Organisers must be a list of usernames."),
+                       "tournament.organisers")  # fmt: skip
+    else:
+        plan.organisers = organisers
+        reader.usernames.update(organisers)
+    for section in SECTIONS:
+        rows = plan.rows[section] = []
+        for i, item in enumerate(data[section]):
+            where = f"{section}[{i}]"
+            fields = reader.row(item, section, where)
+            rows.append((item["id"], fields))
+            if section == "entries":
+                players = reader.ref_list(item.get("players"), "players", f"{where}.players")
+                plan.entry_players += [(item["id"], p) for p in players]
+            elif section == "pairings":
+                places = item.get("places")
+                if not isinstance(places, list):
+                    reader.problem("missing_key", _("A list is expected here."), f"{where}.places")
+                    places = []
+                for j, place in enumerate(places):
+                    plan.places.append(
+                        (item["id"], reader.row(place, "places", f"{where}.places[{j}]"))
+                    )
+            elif section == "matches":
+                for name in ("deals", "history"):
+                    if not isinstance(item.get(name), list):
+                        reader.problem("missing_key", _("A list is expected here."),
+                                       f"{where}.{name}")  # fmt: skip
+                deals = [reader.row(d, "deals", f"{where}.deals[{j}]")
+                         for j, d in enumerate(item.get("deals") or [])]  # fmt: skip
+                plan.deals += [(item["id"], d) for d in deals]
+                plan.history += [
+                    (item["id"], reader.row(h, "history", f"{where}.history[{j}]"))
+                    for j, h in enumerate(item.get("history") or [])
+                ]
+    reader.stop_if_bad()
+    _check_meaning(reader, plan, data)
+    reader.stop_if_bad()
+    plan.usernames = reader.usernames
+    return plan
+
+
+def _check_meaning(reader: _Reader, plan: Plan, data: Mapping[str, Any]) -> None:
+    """Rules, protocols and the links a row's type cannot say."""
+    t = plan.tournament
+    try:
+        make_rules(t["rules_preset"], t["rules_options"])
+    except RulesError as err:
+        reader.problem("bad_rules", _rules_message(err), "tournament.rules_options")
+    else:
+        try:
+            Tournament(**t).clean()
+        except ValidationError as err:
+            for field, messages in err.message_dict.items():
+                for message in messages:
+                    reader.problem("bad_value", message, f"tournament.{field}")
+    used: dict[Any, int] = {}
+    for i, (_pid, fields) in enumerate(plan.rows["pairings"]):
+        match = fields.get("match")
+        if match is not None:
+            if match in used:
+                reader.problem("bad_value", _("Two tables share one match."),
+                               f"pairings[{i}].match")  # fmt: skip
+            used[match] = i
+    deals_of: dict[Any, list[dict[str, Any]]] = {}
+    for match_id, deal in plan.deals:
+        deals_of.setdefault(match_id, []).append(deal)
+    judges: dict[str, Judge] = {}
+    verdicts: dict[Any, list[dict[str, Any]]] = {}
+    for i, (match_id, fields) in enumerate(plan.rows["matches"]):
+        where = f"matches[{i}]"
+        item = data["matches"][i]
+        if match_id not in used:
+            reader.problem("dangling_reference", _("Match %(match)s is not played at any table.")
+                           % {"match": _match_name(item)}, f"{where}.id")  # fmt: skip
+        verdicts[match_id] = _check_protocol(reader, item, fields, deals_of.get(match_id, []),
+                                             where, judges)  # fmt: skip
+    position: dict[Any, int] = {}
+    for match_id, deal in plan.deals:
+        n = position[match_id] = position.get(match_id, 0) + 1
+        found = verdicts.get(match_id) or []
+        if n <= len(found):
+            deal["verdict"] = found[n - 1]
+
+
+def load_file(content: bytes | str) -> Any:
+    """Parse uploaded archive text; a file that is not JSON is refused with ``not_archive``."""
+    try:
+        return json.loads(content)
+    except (ValueError, UnicodeDecodeError) as err:
+        raise TournamentError.one(
+            "not_archive", _("The file is not JSON: %(detail)s") % {"detail": err}, "file"
+        ) from err

@@ -1,0 +1,81 @@
+"""The organiser's archive pages: download a tournament as JSON, create one from an archive.
+
+    GET  /manage/<pk>/archive.json   the tournament's managers (403 otherwise)
+    GET/POST /manage/import/         users who may create tournaments; the importer organises it
+
+``tournaments.archive`` decides and writes; a refused archive is shown with every reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views import View
+
+from tournaments import access
+from tournaments.archive import export, importer, reader
+from tournaments.errors import TournamentError
+from tournaments.http import ManageView
+
+#: the largest archive a page accepts (the command line has no limit)
+MAX_BYTES = 64 * 1024 * 1024
+
+
+class ArchiveForm(forms.Form):
+    file = forms.FileField(label=gettext_lazy("Tournament archive (JSON)"))
+
+
+def archive_filename(tournament: Any) -> str:
+    return f"tournament-{tournament.pk}.json"
+
+
+class ArchiveDownloadView(ManageView):
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        body = export.dumps(export.export_tournament(self.tournament))
+        response = HttpResponse(body, content_type="application/json; charset=utf-8")
+        response["Content-Disposition"] = (
+            f'attachment; filename="{archive_filename(self.tournament)}"'
+        )
+        return response
+
+
+class ArchiveImportView(LoginRequiredMixin, View):
+    template = "tournaments/archive/import.html"
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated and not access.can_create_tournament(request.user):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def get(self, request: HttpRequest, form: ArchiveForm | None = None,
+            errors: list[Any] | None = None, status: int = 200) -> HttpResponse:  # fmt: skip
+        return render(request, self.template, {"form": form or ArchiveForm(), "errors": errors},
+                      status=status)  # fmt: skip
+
+    def post(self, request: HttpRequest) -> HttpResponse:
+        form = ArchiveForm(request.POST, request.FILES)
+        if not form.is_valid():
+            return self.get(request, form, status=400)
+        upload = form.cleaned_data["file"]
+        try:
+            if upload.size > MAX_BYTES:
+                raise TournamentError.one(
+                    "too_large",
+                    _("The file is larger than %(mb)s MB.") % {"mb": MAX_BYTES // 2**20},
+                    "file",
+                )
+            tournament = importer.import_tournament(reader.load_file(upload.read()), request.user)
+        except TournamentError as err:
+            return self.get(request, form, errors=err.errors, status=err.status)
+        messages.success(request, _("The tournament was imported from the archive."))
+        for note in tournament.archive_notes:
+            messages.warning(request, note)
+        return redirect("tournaments:manage", pk=tournament.pk)

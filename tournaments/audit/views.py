@@ -1,0 +1,68 @@
+"""The organisers' audit page: every logged change of the tournament (``accounts.audit``) and
+every change of its tables' protocols (``scoring.models.MatchVersion``), newest first.
+
+    GET /manage/<pk>/audit/    the tournament's organisers and superusers (403 otherwise)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy as _
+
+from accounts import audit
+from scoring.models import MatchVersion
+from tournaments.http import ManageView
+from tournaments.models import Pairing
+
+PAGE_SIZE = 100
+
+ACTIONS = {
+    "tournament.create": _("Tournament created"),
+    "tournament.update": _("Setup changed"),
+    "tournament.import": _("Imported from an archive"),
+    "tournament.close": _("Tournament closed"),
+    "entry.add": _("Entry added"),
+    "entry.update": _("Entry changed"),
+    "entry.withdraw": _("Entry withdrawn"),
+    "entry.reinstate": _("Entry reinstated"),
+    "entry.absence": _("Availability changed"),
+    "entry.import": _("Entries imported from CSV"),
+    "round.pair": _("Round pairing started"),
+    "round.regenerate": _("Round paired again"),
+    "round.swap": _("Entries swapped"),
+    "round.publish": _("Round published"),
+    "round.finish": _("Round finished"),
+    "pairing.lock": _("Table locked"),
+    "pairing.unlock": _("Table unlocked"),
+    "pairing.referee": _("Referee assigned"),
+    "sanction.record": _("Sanction recorded"),
+    "sanction.revoke": _("Sanction revoked"),
+}
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return ""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+class AuditView(ManageView):
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        page = Paginator(audit.entries_of(pk), PAGE_SIZE).get_page(request.GET.get("page"))
+        rows = [
+            {"entry": e, "label": ACTIONS.get(e.action, e.action), "before": _show(e.before),
+             "after": _show(e.after)}
+            for e in page
+        ]  # fmt: skip
+        matches = Pairing.objects.filter(round__tournament_id=pk, match__isnull=False)
+        protocol = (
+            MatchVersion.objects.filter(match__in=matches.values("match"))
+            .exclude(action=MatchVersion.Action.CREATE)
+            .select_related("user", "match")
+            .order_by("-at", "-pk")[:PAGE_SIZE]
+        )
+        return self.render("audit/audit.html", rows=rows, page=page, protocol=list(protocol))

@@ -1,0 +1,25 @@
+"""Tables of the tournaments app and the invariants the database enforces for them.
+
+    registration   Club, Player, Tournament (its setup), Entry, EntryAbsence
+    rounds         Round, Pairing (a table or a bye), PairingEntry (a side of a table)
+    results        Sanction (the chief referee's), Standing (a finished round's snapshot)
+
+Every model keeps the app label ``tournaments`` and its table; import them from here.
+"""
+
+from tournaments.models.registration import (
+    TIE_BREAKS,
+    Club,
+    Entry,
+    EntryAbsence,
+    Player,
+    Tournament,
+    default_tie_breaks,
+)
+from tournaments.models.results import Sanction, Standing
+from tournaments.models.rounds import Pairing, PairingEntry, Round
+
+__all__ = [
+    "TIE_BREAKS", "Club", "Entry", "EntryAbsence", "Pairing", "PairingEntry", "Player", "Round",
+    "Sanction", "Standing", "Tournament", "default_tie_breaks",
+]

@@ -1,0 +1,296 @@
+"""Registration: clubs, players, tournaments with their setup, entries and absences.
+
+``Tournament.rules_preset`` and ``rules_options`` are validated by the rules engine
+(``rules.make_rules``) in ``Tournament.clean``, so the admin and every form built on the model
+refuse rules the engine cannot judge.
+"""
+
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+
+from rules import Rules, RulesError, make_rules
+
+#: tie-breaks an organiser may order (``tournaments.standings`` computes them); the seeded lot
+#: is always the last resort, appended when the order lacks it
+TIE_BREAKS: dict[str, Any] = {
+    "match_points": _("match points"),
+    "wins": _("wins"),
+    "difference": _("points difference"),
+    "points": _("points scored"),
+    "efectividad": _("efectividad"),
+    "buchholz": _("Buchholz (opponents' match points)"),
+    "buchholz_cut1": _("Buchholz cut 1"),
+    "median_buchholz": _("median Buchholz"),
+    "sonneborn_berger": _("Sonneborn-Berger"),
+    "progressive": _("progressive score"),
+    "head_to_head": _("head-to-head"),
+    "lot": _("lot"),
+}
+
+
+def default_tie_breaks(preset: str) -> list[str]:
+    if preset == "international":
+        return ["wins", "efectividad", "points"]
+    return ["match_points", "difference", "buchholz", "head_to_head"]
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=200, unique=True)
+    city = models.CharField(_("city"), max_length=100, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    last_name = models.CharField(_("last name"), max_length=100)
+    first_name = models.CharField(_("first name"), max_length=100, blank=True)
+    club = models.ForeignKey(
+        Club,
+        verbose_name=_("club"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="players",
+    )
+    rating = models.IntegerField(_("rating"), null=True, blank=True)
+    federation_id = models.CharField(_("federation ID"), max_length=50, blank=True)
+
+    class Meta:
+        ordering = ["last_name", "first_name", "pk"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["federation_id"],
+                condition=~Q(federation_id=""),
+                name="player_federation_id_unique_when_set",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.last_name} {self.first_name}".strip()
+
+
+class Tournament(models.Model):
+    class Format(models.TextChoices):
+        PAIRS = "pairs", _("Fixed pairs")
+        INDIVIDUAL = "individual", _("Individual (partners drawn each round)")
+        TEAMS = "teams", _("Club teams")
+
+    class System(models.TextChoices):
+        SWISS = "swiss", _("Swiss system")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("Registration")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    class ByeResult(models.TextChoices):
+        WIN = "win", _("a win")
+        DRAW = "draw", _("a draw")
+        LOSS = "loss", _("a loss")
+
+    class FirstRound(models.TextChoices):
+        SEED = "seed", _("by seed (top half against bottom half)")
+        LOT = "lot", _("by lot")
+
+    name = models.CharField(_("name"), max_length=200)
+    start_date = models.DateField(_("start date"), null=True, blank=True)
+    end_date = models.DateField(_("end date"), null=True, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    rules_preset = models.CharField(_("rules preset"), max_length=50, default="sport")
+    rules_options = models.JSONField(_("rule overrides"), default=dict, blank=True)
+    format = models.CharField(
+        _("format"), max_length=20, choices=Format.choices, default=Format.PAIRS
+    )
+    system = models.CharField(
+        _("system"), max_length=20, choices=System.choices, default=System.SWISS
+    )
+    rounds = models.PositiveSmallIntegerField(_("number of rounds"), default=7)
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.REGISTRATION
+    )
+    public = models.BooleanField(_("public"), default=False)
+    points_win = models.PositiveSmallIntegerField(_("match points for a win"), default=2)
+    points_draw = models.PositiveSmallIntegerField(_("match points for a draw"), default=1)
+    points_loss = models.PositiveSmallIntegerField(_("match points for a loss"), default=0)
+    #: tie-break names in order (``TIE_BREAKS``); empty: the preset's default order
+    tie_breaks = models.JSONField(_("tie-break order"), default=list, blank=True)
+    bye_result = models.CharField(
+        _("a bye counts as"), max_length=10, choices=ByeResult.choices, default=ByeResult.WIN
+    )
+    avoid_same_club_until = models.PositiveSmallIntegerField(
+        _("avoid same-club opponents up to round"), default=0,
+        help_text=_("0: never avoided."),
+    )  # fmt: skip
+    first_round = models.CharField(
+        _("round 1"), max_length=10, choices=FirstRound.choices, default=FirstRound.SEED
+    )
+    yellow_card_points = models.PositiveSmallIntegerField(
+        _("points deducted for a yellow card"), default=0,
+        help_text=_("Points recorded, taken off the offender's total in the standings."),
+    )  # fmt: skip
+    red_card_points = models.PositiveSmallIntegerField(
+        _("points deducted for a red card"), default=40,
+        help_text=_("Points recorded, taken off the offender's total in the standings."),
+    )  # fmt: skip
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("organisers"),
+        blank=True,
+        related_name="organised_tournaments",
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-start_date", "-pk"]
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        constraints = [
+            models.CheckConstraint(condition=Q(rounds__gte=1), name="tournament_rounds_positive"),
+            models.CheckConstraint(
+                condition=Q(start_date__isnull=True)
+                | Q(end_date__isnull=True)
+                | Q(end_date__gte=F("start_date")),
+                name="tournament_ends_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:detail", args=[self.pk])
+
+    @property
+    def rules(self) -> Rules:
+        """The rules in force (raises ``rules.RulesError`` for settings the engine refuses)."""
+        return make_rules(self.rules_preset, self.rules_options)
+
+    def tie_break_order(self) -> list[str]:
+        """The stored order, or the default of the rules preset."""
+        return list(self.tie_breaks) or default_tie_breaks(self.rules_preset)
+
+    def match_points(self, result: str) -> int:
+        """Match points for "win", "draw" or "loss"."""
+        return {"win": self.points_win, "draw": self.points_draw, "loss": self.points_loss}[result]
+
+    def clean(self) -> None:
+        super().clean()
+        unknown = [name for name in self.tie_breaks or [] if name not in TIE_BREAKS]
+        if not isinstance(self.tie_breaks, list) or unknown:
+            raise ValidationError(
+                {"tie_breaks": _("Unknown tie-break: %(names)s.") % {"names": ", ".join(
+                    map(str, unknown or [self.tie_breaks]))}},
+                code="bad_tie_break",
+            )
+        if len(set(self.tie_breaks)) != len(self.tie_breaks):
+            raise ValidationError({"tie_breaks": _("A tie-break is listed twice.")},
+                                  code="bad_tie_break")  # fmt: skip
+        try:
+            self.rules  # noqa: B018 - building the rules is the check
+        except RulesError as err:
+            field = "rules_preset" if err.problem.extra.get("option") == "preset" else (
+                "rules_options")
+            lang = "ru" if get_language() == "ru" else "en"
+            raise ValidationError({field: err.problem.message(lang)}, code=err.code) from err
+
+
+class Entry(models.Model):
+    """One competitor registered in a tournament: a fixed pair, a player or a club team."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Active")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="entries"
+    )
+    name = models.CharField(_("name"), max_length=200)
+    players = models.ManyToManyField(
+        Player, verbose_name=_("players"), blank=True, related_name="entries"
+    )
+    club = models.ForeignKey(
+        Club,
+        verbose_name=_("club"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="entries",
+    )
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.ACTIVE
+    )
+    #: a late entry joins at this round (1: from the start); earlier rounds count as absent
+    joins_round = models.PositiveSmallIntegerField(_("plays from round"), default=1)
+    #: teams format: the club team this pair plays for (the team is an entry without players)
+    team = models.ForeignKey(
+        "self", verbose_name=_("team"), null=True, blank=True, on_delete=models.CASCADE,
+        related_name="pairs",
+    )  # fmt: skip
+
+    class Meta:
+        ordering = ["tournament", "seed", "name"]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "name"], name="entry_name_unique_in_tournament"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "seed"],
+                condition=Q(seed__isnull=False),
+                name="entry_seed_unique_in_tournament",
+            ),
+            models.CheckConstraint(condition=Q(joins_round__gte=1), name="entry_joins_round_1_up"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def late(self) -> bool:
+        return self.joins_round > 1
+
+
+class EntryAbsence(models.Model):
+    """An entry that will not play one round (it gets neither a table nor a bye)."""
+
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="absences"
+    )
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["entry", "round_number"]
+        verbose_name = _("absence")
+        verbose_name_plural = _("absences")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entry", "round_number"], name="one_absence_per_entry_and_round"
+            ),
+            models.CheckConstraint(condition=Q(round_number__gte=1), name="absence_round_1_up"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} / {self.round_number}"

@@ -1,0 +1,152 @@
+"""A round and its tables: ``Round``, ``Pairing`` (a table or a bye) and ``PairingEntry``
+(a side of it)."""
+
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models.registration import Entry, Player, Tournament
+
+
+class Round(models.Model):
+    """A round: ``new → pairing`` (a Celery job runs) ``→ paired`` (a draft the organiser may
+    review) ``→ published → finished``. A failed job returns the round to ``new`` with ``error``."""
+
+    class Status(models.TextChoices):
+        NEW = "new", _("New")
+        PAIRING = "pairing", _("Pairing")
+        PAIRED = "paired", _("Paired (draft)")
+        PUBLISHED = "published", _("Published")
+        FINISHED = "finished", _("Finished")
+
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="round_set"
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.NEW
+    )
+    task_id = models.CharField(_("task id"), max_length=64, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    #: 0–100 while the job runs, and the step it is at
+    progress = models.PositiveSmallIntegerField(_("progress"), default=0)
+    step = models.CharField(_("step"), max_length=20, blank=True)
+    notes = models.JSONField(_("notes"), default=list, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("requested by"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="+",
+    )  # fmt: skip
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    pairing_started_at = models.DateTimeField(_("pairing started"), null=True, blank=True)
+    paired_at = models.DateTimeField(_("paired"), null=True, blank=True)
+    published_at = models.DateTimeField(_("published"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_1_up"),
+            models.CheckConstraint(condition=Q(progress__lte=100), name="round_progress_100"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {self.number}"
+
+
+class Pairing(models.Model):
+    """A table of a round (its sides, seats, referee and scoring match), or a bye (no table)."""
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="pairings"
+    )
+    table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    seat_n = models.ForeignKey(
+        Player, verbose_name=_("seat N"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+",
+    )  # fmt: skip
+    seat_e = models.ForeignKey(
+        Player, verbose_name=_("seat E"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+",
+    )  # fmt: skip
+    seat_s = models.ForeignKey(
+        Player, verbose_name=_("seat S"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+",
+    )  # fmt: skip
+    seat_w = models.ForeignKey(
+        Player, verbose_name=_("seat W"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="+",
+    )  # fmt: skip
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("referee"), null=True, blank=True,
+        on_delete=models.SET_NULL, related_name="refereed_pairings",
+    )  # fmt: skip
+    flags = models.JSONField(_("flags"), default=list, blank=True)
+    locked = models.BooleanField(_("locked"), default=False)
+    match = models.OneToOneField(
+        "scoring.Match", verbose_name=_("match"), null=True, blank=True,
+        on_delete=models.PROTECT, related_name="pairing",
+    )  # fmt: skip
+
+    class Meta:
+        ordering = ["round", models.F("table").asc(nulls_last=True), "pk"]
+        verbose_name = _("pairing")
+        verbose_name_plural = _("pairings")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "table"], condition=Q(table__isnull=False),
+                name="one_pairing_per_table_and_round",
+            ),
+            models.CheckConstraint(condition=Q(table__isnull=True) | Q(table__gte=1),
+                                   name="pairing_table_1_up"),
+            # a bye has no table and no match
+            models.CheckConstraint(condition=Q(table__isnull=False) | Q(match__isnull=True),
+                                   name="bye_has_no_match"),
+        ]  # fmt: skip
+
+    def __str__(self) -> str:
+        return f"{self.round} · {self.table or _('bye')}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.table is None
+
+
+class PairingEntry(models.Model):
+    """An entry's place in a round: its side at a table, or its bye. One per entry per round
+    (the round is repeated here so that the database can say so)."""
+
+    class Side(models.TextChoices):
+        NS = "NS", "NS"
+        EW = "EW", "EW"
+        BYE = "BYE", _("bye")
+
+    pairing = models.ForeignKey(
+        Pairing, verbose_name=_("pairing"), on_delete=models.CASCADE, related_name="places"
+    )
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="places"
+    )
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.PROTECT, related_name="places"
+    )
+    side = models.CharField(_("side"), max_length=3, choices=Side.choices)
+    #: order within the side (individual format: 0 sits N or E, 1 sits S or W)
+    position = models.PositiveSmallIntegerField(_("position"), default=0)
+
+    class Meta:
+        ordering = ["pairing", "side", "position"]
+        verbose_name = _("place")
+        verbose_name_plural = _("places")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "entry"], name="one_place_per_entry_and_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pairing} {self.side} {self.entry_id}"

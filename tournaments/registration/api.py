@@ -1,0 +1,227 @@
+"""API of setup and registration: serializers parse, ``registration.services`` decides.
+
+    GET/POST   /api/v1/tournaments/                       list (visible) / create (organisers)
+    GET/PATCH  /api/v1/tournaments/{id}/                  read / change the setup
+    GET/POST   /api/v1/tournaments/{id}/entries/          entries / register one
+    POST       /api/v1/tournaments/{id}/entries/import/   CSV (multipart ``file`` or text/csv)
+    GET/PATCH  /api/v1/entries/{id}/                      an entry / edit it
+    POST       /api/v1/entries/{id}/withdraw/  …/reinstate/  …/absences/ {round, absent, reason}
+    GET/POST   /api/v1/clubs/   /api/v1/players/
+
+``TournamentBaseViewSet`` holds the setup and registration routes of a tournament; the rounds'
+and the sanctions' routes are added to it by their concerns (``tournaments.api``). Errors use the
+common format ``{"errors": [{"code", "message", "field"}]}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from accounts.roles import ORGANISER, has_role
+from tournaments import access
+from tournaments.http import respond
+from tournaments.models import Club, Entry, Player, Tournament
+from tournaments.registration import csv_import, selectors, services
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    players = serializers.StringRelatedField(many=True)
+    club = serializers.StringRelatedField()
+    absent_rounds = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entry
+        fields = ["id", "name", "players", "club", "seed", "status", "joins_round", "late",
+                  "team", "absent_rounds"]  # fmt: skip
+
+    def get_absent_rounds(self, entry: Entry) -> list[int]:
+        return sorted(a.round_number for a in entry.absences.all())
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    entries = EntrySerializer(many=True, read_only=True)
+    tie_break_order = serializers.ListField(read_only=True)
+
+    class Meta:
+        model = Tournament
+        fields = ["id", *services.SETUP_FIELDS, "status", "tie_break_order", "entries"]
+        read_only_fields = ["status"]
+        # the services run the model's validation; unique checks there too
+        extra_kwargs = {name: {"validators": []} for name in services.SETUP_FIELDS}
+
+
+class EntryInSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    players = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), many=True, required=False
+    )
+    club = serializers.PrimaryKeyRelatedField(
+        queryset=Club.objects.all(), required=False, allow_null=True
+    )
+    seed = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    team = serializers.PrimaryKeyRelatedField(
+        queryset=Entry.objects.all(), required=False, allow_null=True
+    )
+
+
+class EntryPatchSerializer(EntryInSerializer):
+    name = serializers.CharField(max_length=200, required=False)
+    joins_round = serializers.IntegerField(required=False, min_value=1)
+
+
+class AbsenceSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=1)
+    absent = serializers.BooleanField(default=True)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["id", "name", "city"]
+
+
+class PlayerSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "last_name", "first_name", "club", "rating", "federation_id"]
+
+
+class OrganiserCreates:
+    """Everyone reads; users in the Organiser role create."""
+
+    def perform_create(self, serializer: serializers.BaseSerializer[Any]) -> None:
+        if not has_role(self.request.user, ORGANISER):  # type: ignore[attr-defined]
+            raise PermissionDenied
+        serializer.save()
+
+
+class TournamentBaseViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+    mixins.UpdateModelMixin, viewsets.GenericViewSet,
+):  # fmt: skip
+    serializer_class = TournamentSerializer
+    http_method_names = ["get", "post", "patch", "head", "options"]
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        queryset = access.visible_tournaments(self.request.user)
+        return selectors.tournament_with_entries(queryset).prefetch_related("entries__absences")
+
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        form = TournamentSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+
+        def call() -> Response:
+            tournament = services.create_tournament(request.user, **form.validated_data)
+            return Response(TournamentSerializer(tournament).data, status=201)
+
+        return respond(call)
+
+    def partial_update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        tournament = self.get_object()
+        form = TournamentSerializer(tournament, data=request.data, partial=True)
+        form.is_valid(raise_exception=True)
+
+        def call() -> Response:
+            updated = services.update_tournament(request.user, tournament.pk, **form.validated_data)
+            return Response(TournamentSerializer(updated).data)
+
+        return respond(call)
+
+    @action(detail=True, methods=["get", "post"])
+    def entries(self, request: Request, pk: str) -> Response:
+        tournament = self.get_object()
+        if request.method == "GET":
+            return Response(EntrySerializer(tournament.entries.all(), many=True).data)
+        form = EntryInSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+
+        def call() -> Response:
+            entry = services.add_entry(request.user, tournament.pk, **form.validated_data)
+            return Response(EntrySerializer(entry).data, status=201)
+
+        return respond(call)
+
+    @action(detail=True, methods=["post"], url_path="entries/import",
+            parser_classes=[MultiPartParser, FormParser, JSONParser])  # fmt: skip
+    def import_entries(self, request: Request, pk: str) -> Response:
+        tournament = self.get_object()
+        upload = request.FILES.get("file")
+        data: bytes | str = upload.read() if upload else request.data.get("csv", "")
+
+        def call() -> Response:
+            result = csv_import.import_csv(request.user, tournament.pk, data)
+            return Response({"clubs": result.clubs, "players": result.players,
+                             "entries": result.entries, "teams": result.teams,
+                             "created": result.created}, status=201)  # fmt: skip
+
+        return respond(call)
+
+
+class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    serializer_class = EntrySerializer
+
+    def get_queryset(self) -> QuerySet[Entry]:
+        visible = access.visible_tournaments(self.request.user)
+        return (
+            Entry.objects.filter(tournament__in=visible)
+            .prefetch_related("players", "absences")
+            .select_related("club")
+        )
+
+    def partial_update(self, request: Request, pk: str) -> Response:
+        entry = self.get_object()
+        form = EntryPatchSerializer(data=request.data, partial=True)
+        form.is_valid(raise_exception=True)
+
+        def call() -> Response:
+            updated = services.update_entry(request.user, entry.pk, **form.validated_data)
+            return Response(EntrySerializer(self.get_queryset().get(pk=updated.pk)).data)
+
+        return respond(call)
+
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, pk: str) -> Response:
+        entry = self.get_object()
+        return respond(lambda: Response(EntrySerializer(
+            services.withdraw_entry(request.user, entry.pk)).data))  # fmt: skip
+
+    @action(detail=True, methods=["post"])
+    def reinstate(self, request: Request, pk: str) -> Response:
+        entry = self.get_object()
+        return respond(lambda: Response(EntrySerializer(
+            services.reinstate_entry(request.user, entry.pk)).data))  # fmt: skip
+
+    @action(detail=True, methods=["post"])
+    def absences(self, request: Request, pk: str) -> Response:
+        entry = self.get_object()
+        form = AbsenceSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+
+        def call() -> Response:
+            services.set_absence(request.user, entry.pk, data["round"], data["absent"],
+                                 data["reason"])  # fmt: skip
+            return Response(EntrySerializer(self.get_queryset().get(pk=entry.pk)).data)
+
+        return respond(call)
+
+
+class ClubViewSet(OrganiserCreates, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                  mixins.CreateModelMixin, viewsets.GenericViewSet):  # fmt: skip
+    serializer_class = ClubSerializer
+    queryset = Club.objects.all()
+
+
+class PlayerViewSet(OrganiserCreates, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                    mixins.CreateModelMixin, viewsets.GenericViewSet):  # fmt: skip
+    serializer_class = PlayerSerializer
+    queryset = Player.objects.select_related("club")

@@ -1,0 +1,285 @@
+"""Import of players, clubs and entries from a CSV file: all of it, or nothing.
+
+The file is UTF-8 (a byte-order mark is fine), comma- or semicolon-separated, with a header row.
+One row per player; the columns, in any order (only ``last_name`` is required):
+
+    entry          the entry's name; rows with the same name form one pair (or team pair).
+                   Empty in the individual format: the player is the entry, named after them.
+    last_name      фамилия
+    first_name     имя
+    club           the club's name; created if unknown
+    city           the club's city (used when the club is created)
+    rating         a whole number
+    federation_id  a player with this id is reused (and updated), else created
+    seed           the entry's seed (a whole number; the same on every row of the entry)
+    team           teams format: the club team the pair plays for; created if unknown
+
+Every bad line is reported with its number (the header is line 1) and the reason; if any line
+is bad nothing is written. A good file is imported in one transaction.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts import audit
+from tournaments.access import User, locked_tournament
+from tournaments.errors import TournamentError, error
+from tournaments.models import Club, Entry, Player, Tournament
+from tournaments.registration.services import next_round_number
+
+COLUMNS = ("entry", "last_name", "first_name", "club", "city", "rating", "federation_id",
+           "seed", "team")  # fmt: skip
+MAX_BYTES = 2_000_000
+
+
+@dataclass
+class Row:
+    line: int
+    entry: str
+    last_name: str
+    first_name: str
+    club: str
+    city: str
+    rating: int | None
+    federation_id: str
+    seed: int | None
+    team: str
+
+
+@dataclass
+class ImportResult:
+    clubs: int = 0
+    players: int = 0
+    entries: int = 0
+    teams: int = 0
+    lines: int = 0
+    created: list[str] = field(default_factory=list)
+
+
+def _bad(line: int, column: str | None, code: str, message: str) -> dict[str, Any]:
+    item = error(code, _("Line %(line)s: %(reason)s") % {"line": line, "reason": message},
+                 f"line.{line}" + (f".{column}" if column else ""))  # fmt: skip
+    item["line"] = line
+    return item
+
+
+def _decode(data: bytes | str) -> str:
+    if isinstance(data, str):
+        return data.lstrip("\ufeff")
+    if len(data) > MAX_BYTES:
+        raise TournamentError.one("too_big", _("The file is too large (2 MB at most)."), "file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise TournamentError([_bad(line, None, "not_utf8", _("the file is not UTF-8 text."))]
+                              ) from err  # fmt: skip
+
+
+def _whole(value: str, line: int, column: str, errors: list[dict[str, Any]]) -> int | None:
+    if not value:
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        errors.append(_bad(line, column, "not_a_number",
+                           _("%(column)s must be a whole number, not «%(value)s».")
+                           % {"column": column, "value": value}))  # fmt: skip
+        return None
+    if number < 0 or (column == "seed" and number == 0):
+        errors.append(_bad(line, column, "out_of_range",
+                           _("%(column)s must be positive.") % {"column": column}))  # fmt: skip
+        return None
+    return number
+
+
+def parse(text: str) -> tuple[list[Row], list[dict[str, Any]]]:
+    """The rows of the file and every problem of a single line."""
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        return [], [_bad(1, None, "no_header", _("the header row is missing."))]
+    delimiter = ";" if lines[0].count(";") > lines[0].count(",") else ","
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    header = [name.strip().lower() for name in next(reader)]
+    errors: list[dict[str, Any]] = []
+    unknown = [name for name in header if name not in COLUMNS]
+    if unknown:
+        errors.append(_bad(1, None, "unknown_column",
+                           _("unknown column(s): %(names)s; known: %(known)s.")
+                           % {"names": ", ".join(unknown), "known": ", ".join(COLUMNS)}))
+    if "last_name" not in header:
+        errors.append(_bad(1, None, "no_last_name", _("the column last_name is required.")))
+    if len(set(header)) != len(header):
+        errors.append(_bad(1, None, "duplicate_column", _("a column is named twice.")))
+    if errors:
+        return [], errors
+    rows: list[Row] = []
+    for values in reader:
+        line = reader.line_num
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) != len(header):
+            errors.append(_bad(line, None, "columns",
+                               _("%(found)s values where the header has %(wanted)s.")
+                               % {"found": len(values), "wanted": len(header)}))
+            continue
+        cell = defaultdict(str, zip(header, (v.strip() for v in values), strict=True))
+        get = cell.__getitem__
+        if not get("last_name"):
+            errors.append(_bad(line, "last_name", "required", _("the last name is empty.")))
+        for name, limit in (("entry", 200), ("last_name", 100), ("first_name", 100),
+                            ("club", 200), ("city", 100), ("federation_id", 50), ("team", 200)):
+            if len(get(name)) > limit:
+                errors.append(_bad(line, name, "too_long",
+                                   _("%(column)s is longer than %(n)s characters.")
+                                   % {"column": name, "n": limit}))
+        rows.append(Row(
+            line=line, entry=get("entry"), last_name=get("last_name"),
+            first_name=get("first_name"), club=get("club"), city=get("city"),
+            rating=_whole(get("rating"), line, "rating", errors),
+            federation_id=get("federation_id"), seed=_whole(get("seed"), line, "seed", errors),
+            team=get("team"),
+        ))  # fmt: skip
+    if not rows and not errors:
+        errors.append(_bad(1, None, "empty", _("the file has no rows.")))
+    return rows, errors
+
+
+def _check_entries(tournament: Tournament, rows: list[Row]) -> list[dict[str, Any]]:
+    """Problems that need several rows or the database: pair sizes, names and seeds taken."""
+    errors: list[dict[str, Any]] = []
+    fmt = tournament.format
+    by_entry: dict[str, list[Row]] = defaultdict(list)
+    seen_fed: dict[str, int] = {}
+    for row in rows:
+        if row.federation_id:
+            if row.federation_id in seen_fed:
+                errors.append(_bad(row.line, "federation_id", "duplicate",
+                                   _("federation id %(id)s is also on line %(other)s.")
+                                   % {"id": row.federation_id,
+                                      "other": seen_fed[row.federation_id]}))
+            seen_fed.setdefault(row.federation_id, row.line)
+        name = row.entry or (row.last_name + " " + row.first_name).strip()
+        if fmt != Tournament.Format.INDIVIDUAL and not row.entry:
+            errors.append(_bad(row.line, "entry", "required", _("the entry's name is empty.")))
+            continue
+        if fmt == Tournament.Format.TEAMS and not row.team:
+            errors.append(_bad(row.line, "team", "required", _("the team's name is empty.")))
+        by_entry[name].append(row)
+    playing = set(Player.objects.filter(
+        entries__tournament=tournament, entries__status=Entry.Status.ACTIVE,
+        federation_id__in=list(seen_fed)).values_list("federation_id", flat=True))  # fmt: skip
+    for row in rows:
+        if row.federation_id in playing:
+            errors.append(_bad(row.line, "federation_id", "player_taken",
+                               _("the player %(id)s already plays in this tournament.")
+                               % {"id": row.federation_id}))  # fmt: skip
+    wanted = 1 if fmt == Tournament.Format.INDIVIDUAL else 2
+    taken = set(tournament.entries.values_list("name", flat=True))
+    taken_seeds = set(tournament.entries.exclude(seed=None).values_list("seed", flat=True))
+    seeds: dict[int, str] = {}
+    for name, group in by_entry.items():
+        first = group[0]
+        if len(group) != wanted:
+            for row in group:
+                errors.append(_bad(row.line, "entry", "players_count",
+                                   _("entry «%(name)s» has %(found)s player(s), not %(wanted)s.")
+                                   % {"name": name, "found": len(group), "wanted": wanted}))
+        if name in taken:
+            errors.append(_bad(first.line, "entry", "taken",
+                               _("entry «%(name)s» is already registered.") % {"name": name}))
+        entry_seeds = {r.seed for r in group if r.seed is not None}
+        if len(entry_seeds) > 1:
+            errors.append(_bad(group[-1].line, "seed", "seed_differs",
+                               _("the rows of entry «%(name)s» give different seeds.")
+                               % {"name": name}))
+        for seed in entry_seeds:
+            if seed in taken_seeds or seeds.get(seed, name) != name:
+                errors.append(_bad(first.line, "seed", "seed_taken",
+                                   _("seed %(seed)s is already taken.") % {"seed": seed}))
+            seeds[seed] = name
+        teams = {r.team for r in group}
+        if fmt == Tournament.Format.TEAMS and len(teams) > 1:
+            errors.append(_bad(group[-1].line, "team", "team_differs",
+                               _("the rows of entry «%(name)s» give different teams.")
+                               % {"name": name}))
+    return errors
+
+
+def import_csv(user: User, tournament_id: int, data: bytes | str) -> ImportResult:
+    """Import the file into the tournament, or raise ``TournamentError`` listing every bad line."""
+    text = _decode(data)
+    rows, errors = parse(text)
+    with transaction.atomic():
+        tournament = locked_tournament(user, tournament_id)
+        if rows:
+            errors += _check_entries(tournament, rows)
+        if errors:
+            raise TournamentError(sorted(errors, key=lambda e: e["line"]))
+        result = _write(tournament, rows)
+        audit.record(user, "entry.import", tournament, tournament_id=tournament.pk,
+                     after={"lines": result.lines, "entries": result.entries,
+                            "players": result.players, "clubs": result.clubs,
+                            "teams": result.teams})  # fmt: skip
+        return result
+
+
+def _write(tournament: Tournament, rows: list[Row]) -> ImportResult:
+    result = ImportResult(lines=len(rows))
+    clubs = {c.name: c for c in Club.objects.filter(name__in={r.club for r in rows if r.club})}
+    known = {p.federation_id: p for p in Player.objects.filter(
+        federation_id__in={r.federation_id for r in rows if r.federation_id})}  # fmt: skip
+    joins = next_round_number(tournament)
+    entries: dict[str, Entry] = {}
+    teams: dict[str, Entry] = {
+        e.name: e for e in tournament.entries.filter(team=None, name__in={r.team for r in rows})
+    }
+    for row in rows:
+        club = None
+        if row.club:
+            club = clubs.get(row.club)
+            if club is None:
+                club = clubs[row.club] = Club.objects.create(name=row.club, city=row.city)
+                result.clubs += 1
+        player = known.get(row.federation_id) if row.federation_id else None
+        if player is None:
+            player = Player.objects.create(
+                last_name=row.last_name, first_name=row.first_name, club=club,
+                rating=row.rating, federation_id=row.federation_id,
+            )  # fmt: skip
+            result.players += 1
+        else:
+            player.last_name, player.first_name = row.last_name, row.first_name
+            player.club = club or player.club
+            player.rating = row.rating if row.rating is not None else player.rating
+            player.save()
+        team = None
+        if tournament.format == Tournament.Format.TEAMS and row.team:
+            team = teams.get(row.team)
+            if team is None:
+                team = teams[row.team] = Entry.objects.create(
+                    tournament=tournament, name=row.team, club=club, joins_round=joins
+                )
+                result.teams += 1
+        name = row.entry or player.full_name
+        entry = entries.get(name)
+        if entry is None:
+            entry = entries[name] = Entry.objects.create(
+                tournament=tournament, name=name, club=club, seed=row.seed, team=team,
+                joins_round=joins,
+            )  # fmt: skip
+            result.entries += 1
+            result.created.append(name)
+        elif entry.seed is None and row.seed is not None:
+            entry.seed = row.seed
+            entry.save(update_fields=["seed"])
+        entry.players.add(player)
+    return result

@@ -1,0 +1,269 @@
+"""Operations on a tournament's setup and registration. Each is one transaction.
+
+    create_tournament(user, **fields) -> Tournament        the creator becomes an organiser
+    update_tournament(user, tournament_id, **fields) -> Tournament
+    add_entry(user, tournament_id, *, name, players=(), club=None, seed=None, team=None,
+              new_players=())
+        after round 1 was paired the entry is late: it joins at the next round
+    update_entry(user, entry_id, **fields) -> Entry
+    withdraw_entry(user, entry_id) / reinstate_entry(user, entry_id) -> Entry
+    set_absence(user, entry_id, round_number, absent=True, reason="") -> Entry
+
+Who may do what is ``tournaments.access``; the CSV import is ``registration.csv_import``.
+Refusals raise ``tournaments.errors`` (400/403/409); a missing row raises its ``DoesNotExist``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from accounts import audit
+from tournaments.access import User, can_create_tournament, locked_tournament, require_manager
+from tournaments.errors import Conflict, NotAllowed, TournamentError, error
+from tournaments.models import Club, Entry, EntryAbsence, Player, Round, Tournament
+
+SETUP_FIELDS = (
+    "name", "start_date", "end_date", "venue", "rules_preset", "rules_options", "format",
+    "system", "rounds", "public", "points_win", "points_draw", "points_loss", "tie_breaks",
+    "bye_result", "avoid_same_club_until", "first_round", "yellow_card_points",
+    "red_card_points",
+)  # fmt: skip
+
+
+#: fields that cannot change once a round has been paired
+FIXED_AFTER_START = ("format", "system")
+
+
+ENTRY_FIELDS = ("name", "club", "seed", "joins_round", "team")
+
+
+#: what the audit log keeps of an entry
+AUDITED_ENTRY_FIELDS = ("name", "club", "seed", "joins_round", "team", "status", "players")
+
+
+def _locked_entry(entry_id: int) -> Entry:
+    entries = Entry.objects.select_for_update(of=("self",)).select_related("tournament")
+    return entries.get(pk=entry_id)
+
+
+def _validation_errors(err: ValidationError) -> TournamentError:
+    items = []
+    for field, messages in err.message_dict.items():
+        name = None if field == "__all__" else field
+        items += [error("invalid", message, name) for message in messages]
+    return TournamentError(items)
+
+
+def _full_clean(instance: Any, exclude: Iterable[str] = ()) -> None:
+    try:
+        instance.full_clean(exclude=list(exclude), validate_unique=True)
+    except ValidationError as err:
+        raise _validation_errors(err) from err
+
+
+def create_tournament(user: User, **fields: Any) -> Tournament:
+    if not can_create_tournament(user):
+        raise NotAllowed.one("not_organiser", _("Only organisers create tournaments."))
+    unknown = set(fields) - set(SETUP_FIELDS)
+    if unknown:
+        raise TournamentError([error("unknown_field", _("Unknown field."), f) for f in unknown])
+    tournament = Tournament(**fields)
+    _full_clean(tournament)
+    with transaction.atomic():
+        tournament.save()
+        tournament.organisers.add(user)  # type: ignore[arg-type]
+        audit.record(user, "tournament.create", tournament, tournament_id=tournament.pk,
+                     after=audit.snapshot(tournament, SETUP_FIELDS))  # fmt: skip
+    return tournament
+
+
+def update_tournament(user: User, tournament_id: int, **fields: Any) -> Tournament:
+    with transaction.atomic():
+        tournament = locked_tournament(user, tournament_id)
+        before = audit.snapshot(tournament, SETUP_FIELDS)
+        started = tournament.round_set.exists()
+        for name, value in fields.items():
+            if name not in SETUP_FIELDS:
+                raise TournamentError.one("unknown_field", _("Unknown field."), name)
+            if started and name in FIXED_AFTER_START and getattr(tournament, name) != value:
+                raise Conflict.one(
+                    "started", _("The format and system cannot change once a round is paired."),
+                    name,
+                )
+            setattr(tournament, name, value)
+        _full_clean(tournament)
+        tournament.save()
+        old, new = audit.changed(before, audit.snapshot(tournament, SETUP_FIELDS))
+        if new:
+            audit.record(user, "tournament.update", tournament, tournament_id=tournament.pk,
+                         before=old, after=new)  # fmt: skip
+    return tournament
+
+
+def next_round_number(tournament: Tournament) -> int:
+    """The round a late entry joins: the one after the last round already paired."""
+    started = tournament.round_set.exclude(status=Round.Status.NEW)
+    return int(started.aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+def _check_players(tournament: Tournament, players: list[Player], entry: Entry | None) -> None:
+    if len({p.pk for p in players}) != len(players):
+        raise TournamentError.one("duplicate_player", _("A player is listed twice."), "players")
+    wanted = {Tournament.Format.PAIRS: 2, Tournament.Format.INDIVIDUAL: 1}.get(
+        tournament.format  # type: ignore[call-overload]
+    )
+    if tournament.format == Tournament.Format.TEAMS:
+        wanted = 2 if (entry and entry.team_id) else None
+    if wanted is not None and players and len(players) != wanted:
+        raise TournamentError.one(
+            "players_count",
+            _("An entry of this format has %(n)s player(s).") % {"n": wanted},
+            "players",
+        )
+    taken = Entry.objects.filter(
+        tournament=tournament, players__in=players, status=Entry.Status.ACTIVE
+    )
+    if entry is not None:
+        taken = taken.exclude(pk=entry.pk)
+    clash = taken.values_list("players__last_name", flat=True).first()
+    if clash is not None:
+        raise TournamentError.one(
+            "player_taken",
+            _("%(name)s already plays in another entry.") % {"name": clash},
+            "players",
+        )
+
+
+def _save_entry(entry: Entry, players: list[Player] | None) -> Entry:
+    _full_clean(entry, exclude=["tournament"])
+    try:
+        with transaction.atomic():
+            entry.save()
+    except IntegrityError as err:
+        raise TournamentError.one(
+            "duplicate", _("An entry with this name or seed already exists."), "name"
+        ) from err
+    if players is not None:
+        entry.players.set(players)
+    return entry
+
+
+def add_entry(
+    user: User,
+    tournament_id: int,
+    *,
+    name: str,
+    players: Iterable[Player] = (),
+    club: Club | None = None,
+    seed: int | None = None,
+    team: Entry | None = None,
+    new_players: Iterable[tuple[str, str]] = (),
+) -> Entry:
+    """``new_players``: (last name, first name) of players created for this entry."""
+    with transaction.atomic():
+        tournament = locked_tournament(user, tournament_id)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise Conflict.one("finished", _("The tournament is finished."))
+        if team is not None and (team.tournament_id != tournament.pk or team.team_id):
+            raise TournamentError.one("bad_team", _("No such team in this tournament."), "team")
+        entry = Entry(
+            tournament=tournament, name=name.strip(), club=club, seed=seed, team=team,
+            joins_round=next_round_number(tournament),
+        )  # fmt: skip
+        players = list(players) + [
+            Player.objects.create(last_name=last, first_name=first, club=club)
+            for last, first in new_players if last.strip()
+        ]
+        _check_players(tournament, players, entry)
+        saved = _save_entry(entry, players)
+        audit.record(user, "entry.add", saved, tournament_id=tournament.pk,
+                     after=audit.snapshot(saved, AUDITED_ENTRY_FIELDS))  # fmt: skip
+        return saved
+
+
+def update_entry(
+    user: User, entry_id: int, *, players: Iterable[Player] | None = None, **fields: Any
+) -> Entry:
+    with transaction.atomic():
+        entry = _locked_entry(entry_id)
+        require_manager(user, entry.tournament)
+        before = audit.snapshot(entry, AUDITED_ENTRY_FIELDS)
+        for name, value in fields.items():
+            if name not in ENTRY_FIELDS:
+                raise TournamentError.one("unknown_field", _("Unknown field."), name)
+            setattr(entry, name, value.strip() if isinstance(value, str) else value)
+        chosen = None if players is None else list(players)
+        if chosen is not None:
+            _check_players(entry.tournament, chosen, entry)
+        saved = _save_entry(entry, chosen)
+        old, new = audit.changed(before, audit.snapshot(saved, AUDITED_ENTRY_FIELDS))
+        if new:
+            audit.record(user, "entry.update", saved, tournament_id=saved.tournament_id,
+                         before=old, after=new)  # fmt: skip
+        return saved
+
+
+def _set_status(user: User, entry_id: int, status: str) -> Entry:
+    with transaction.atomic():
+        entry = _locked_entry(entry_id)
+        require_manager(user, entry.tournament)
+        if status == Entry.Status.ACTIVE and entry.status != status:
+            _check_players(entry.tournament, list(entry.players.all()), entry)
+        old = entry.status
+        entry.status = status
+        entry.save(update_fields=["status"])
+        if old != status:
+            action = "entry.reinstate" if status == Entry.Status.ACTIVE else "entry.withdraw"
+            audit.record(user, action, entry, tournament_id=entry.tournament_id,
+                         before={"status": old}, after={"status": status})  # fmt: skip
+    return entry
+
+
+def withdraw_entry(user: User, entry_id: int) -> Entry:
+    """The entry plays no further round; its past rounds stay as they were."""
+    return _set_status(user, entry_id, Entry.Status.WITHDRAWN)
+
+
+def reinstate_entry(user: User, entry_id: int) -> Entry:
+    return _set_status(user, entry_id, Entry.Status.ACTIVE)
+
+
+def set_absence(
+    user: User, entry_id: int, round_number: int, absent: bool = True, reason: str = ""
+) -> Entry:
+    """Mark (or unmark) an entry absent for a round that has not been paired yet."""
+    with transaction.atomic():
+        entry = _locked_entry(entry_id)
+        tournament = entry.tournament
+        require_manager(user, tournament)
+        if not 1 <= round_number <= tournament.rounds:
+            raise TournamentError.one(
+                "bad_round",
+                _("The round must be between 1 and %(n)s.") % {"n": tournament.rounds},
+                "round_number",
+            )
+        if round_number < next_round_number(tournament):
+            raise Conflict.one(
+                "round_paired", _("Round %(n)s is already paired.") % {"n": round_number},
+                "round_number",
+            )  # fmt: skip
+        old = EntryAbsence.objects.filter(entry=entry, round_number=round_number).first()
+        before = {"round": round_number, "absent": old is not None,
+                  "reason": old.reason if old else ""}  # fmt: skip
+        if absent:
+            EntryAbsence.objects.update_or_create(
+                entry=entry, round_number=round_number, defaults={"reason": reason[:200]}
+            )
+        else:
+            EntryAbsence.objects.filter(entry=entry, round_number=round_number).delete()
+        after = {"round": round_number, "absent": absent, "reason": reason[:200] if absent else ""}
+        if after != before:
+            audit.record(user, "entry.absence", entry, tournament_id=tournament.pk,
+                         before=before, after=after)  # fmt: skip
+    return entry

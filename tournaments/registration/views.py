@@ -1,0 +1,241 @@
+"""Pages of setup and registration, and the public tournament pages.
+
+    /                              public tournaments (no login)
+    /tournaments/<pk>/             a tournament and its entries (no login when public)
+    /manage/, /manage/new/         my tournaments; a new one (users in the Organiser role)
+    /manage/<pk>/setup/            rules preset (every knob of every preset shown), format, ...
+    /manage/<pk>/entries/…         registration: add, edit, withdraw, absence, CSV import
+
+Thin: forms parse, ``registration.services`` and ``registration.csv_import`` decide and write.
+A refusal is shown as a message on the page it came from, or next to the field it names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views import View
+from django.views.generic import DetailView, ListView
+
+from rules import catalogue
+from tournaments import access
+from tournaments.errors import TournamentError
+from tournaments.http import ManageView, refused
+from tournaments.models import (
+    TIE_BREAKS,
+    Entry,
+    EntryAbsence,
+    Round,
+    Tournament,
+)
+from tournaments.registration import csv_import, selectors, services
+from tournaments.registration.forms import (
+    AbsenceForm,
+    EntryEditForm,
+    EntryForm,
+    ImportForm,
+    TournamentForm,
+)
+
+
+def _catalogue_rows() -> dict[str, Any]:
+    data = catalogue()
+    lang = "en" if (get_language() or "ru").startswith("en") else "ru"
+    presets = list(data["presets"])
+    knobs = [
+        {"name": name, "label": knob[lang],
+         "values": [data["presets"][p].get(name) for p in presets]}
+        for name, knob in data["knobs"].items()
+    ]  # fmt: skip
+    return {"presets": presets, "knobs": knobs, "tie_break_names": TIE_BREAKS}
+
+
+class ManageListView(LoginRequiredMixin, View):
+    def get(self, request: HttpRequest) -> HttpResponse:
+        return render(request, "tournaments/registration/list.html", {
+            "tournaments": access.managed_tournaments(request.user),
+            "can_create": access.can_create_tournament(request.user),
+        })  # fmt: skip
+
+
+class TournamentCreateView(LoginRequiredMixin, View):
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated and not access.can_create_tournament(request.user):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        rows = _catalogue_rows()
+        form = TournamentForm(presets=rows["presets"])
+        return render(request, "tournaments/registration/setup.html", {"form": form, **rows})
+
+    def post(self, request: HttpRequest) -> HttpResponse:
+        rows = _catalogue_rows()
+        form = TournamentForm(request.POST, presets=rows["presets"])
+        if form.is_valid():
+            try:
+                tournament = services.create_tournament(request.user, **form.setup_fields())
+            except TournamentError as err:
+                for item in err.errors:
+                    form.add_error(item["field"] if item["field"] in form.fields else None,
+                                   item["message"])  # fmt: skip
+            else:
+                messages.success(request, _("The tournament was created."))
+                return redirect("tournaments:manage", pk=tournament.pk)
+        return render(request, "tournaments/registration/setup.html", {"form": form, **rows},
+                      status=400)  # fmt: skip
+
+
+class SetupView(ManageView):
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        rows = _catalogue_rows()
+        form = TournamentForm(instance=self.tournament, presets=rows["presets"])
+        return self.render("registration/setup.html", form=form, **rows)
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        rows = _catalogue_rows()
+        current = Tournament.objects.get(pk=pk)
+        form = TournamentForm(request.POST, instance=current, presets=rows["presets"])
+        if form.is_valid():
+            try:
+                services.update_tournament(request.user, pk, **form.setup_fields())
+            except TournamentError as err:
+                for item in err.errors:
+                    form.add_error(item["field"] if item["field"] in form.fields else None,
+                                   item["message"])  # fmt: skip
+            else:
+                messages.success(request, _("The setup was saved."))
+                return redirect("tournaments:manage", pk=pk)
+        return self.render("registration/setup.html", status=400, form=form, **rows)
+
+
+class EntriesView(ManageView):
+    def get(
+        self, request: HttpRequest, pk: int, form: EntryForm | None = None,
+        import_errors: list[dict[str, Any]] | None = None, status: int = 200,
+    ) -> HttpResponse:  # fmt: skip
+        entries = selectors.tournament_with_entries(
+            Tournament.objects.filter(pk=pk)).get().entries.all()  # fmt: skip
+        absent = {}
+        rows = EntryAbsence.objects.filter(entry__tournament_id=pk)
+        for entry_id, number in rows.values_list("entry_id", "round_number"):
+            absent.setdefault(entry_id, []).append(number)
+        return self.render(
+            "registration/entries.html", status=status, entries=entries, absent=absent,
+            form=form or EntryForm(), import_form=ImportForm(), absence_form=AbsenceForm(),
+            import_errors=import_errors or [], columns=csv_import.COLUMNS,
+        )  # fmt: skip
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        form = EntryForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                services.add_entry(request.user, pk, name=data["name"], seed=data["seed"],
+                                   club=data["club"], new_players=form.new_players())  # fmt: skip
+            except TournamentError as err:
+                for item in err.errors:
+                    form.add_error(None, item["message"])
+            else:
+                messages.success(request, _("The entry was added."))
+                return redirect("tournaments:manage_entries", pk=pk)
+        return self.get(request, pk, form=form, status=400)
+
+
+class ImportView(EntriesView):
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        form = ImportForm(request.POST, request.FILES)
+        if not form.is_valid():
+            messages.error(request, _("Choose a CSV file."))
+            return redirect("tournaments:manage_entries", pk=pk)
+        try:
+            result = csv_import.import_csv(request.user, pk, form.cleaned_data["file"].read())
+        except TournamentError as err:
+            return self.get(request, pk, import_errors=err.errors, status=400)
+        messages.success(
+            request,
+            _("Imported: %(entries)s entries, %(players)s new players, %(clubs)s new clubs.")
+            % {"entries": result.entries, "players": result.players, "clubs": result.clubs},
+        )
+        return redirect("tournaments:manage_entries", pk=pk)
+
+
+class EntryEditView(ManageView):
+    def entry(self, entry_id: int) -> Entry:
+        return get_object_or_404(Entry, pk=entry_id, tournament=self.tournament)
+
+    def get(self, request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+        entry = self.entry(entry_id)
+        return self.render("registration/entry.html", entry=entry,
+                           form=EntryEditForm(instance=entry))
+
+    def post(self, request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
+        entry = self.entry(entry_id)
+        form = EntryEditForm(request.POST, instance=Entry.objects.get(pk=entry.pk))
+        if form.is_valid():
+            try:
+                services.update_entry(request.user, entry.pk, **form.cleaned_data)
+            except TournamentError as err:
+                for item in err.errors:
+                    form.add_error(None, item["message"])
+            else:
+                messages.success(request, _("The entry was saved."))
+                return redirect("tournaments:manage_entries", pk=pk)
+        return self.render("registration/entry.html", status=400, entry=entry, form=form)
+
+
+class EntryActionView(ManageView):
+    def post(self, request: HttpRequest, pk: int, entry_id: int, action: str) -> HttpResponse:
+        get_object_or_404(Entry, pk=entry_id, tournament=self.tournament)
+        try:
+            if action == "withdraw":
+                services.withdraw_entry(request.user, entry_id)
+                messages.success(request, _("The entry was withdrawn."))
+            elif action == "reinstate":
+                services.reinstate_entry(request.user, entry_id)
+                messages.success(request, _("The entry was reinstated."))
+            elif action == "absence":
+                form = AbsenceForm(request.POST)
+                if not form.is_valid():
+                    raise TournamentError.one("bad_round", _("Give the round number."))
+                data = form.cleaned_data
+                services.set_absence(request.user, entry_id, data["round_number"],
+                                     data["absent"], data["reason"])  # fmt: skip
+                messages.success(request, _("Availability saved."))
+            else:
+                raise Http404
+        except TournamentError as err:
+            refused(request, err)
+        return redirect("tournaments:manage_entries", pk=pk)
+
+
+class HomeView(ListView):
+    template_name = "tournaments/registration/home.html"
+    context_object_name = "tournaments"
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return access.public_tournament_list()
+
+
+class TournamentDetailView(DetailView):
+    template_name = "tournaments/registration/detail.html"
+    context_object_name = "tournament"
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return selectors.tournament_with_entries(access.visible_tournaments(self.request.user))
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["entries"] = list(self.object.entries.all())
+        published = (Round.Status.PUBLISHED, Round.Status.FINISHED)
+        context["rounds"] = list(self.object.round_set.filter(status__in=published))
+        context["can_manage"] = access.can_manage(self.request.user, self.object)
+        return context

@@ -1,0 +1,250 @@
+"""The standings as the public pages, the exports and the results API show them, as plain data.
+
+    results_table(tournament, round_number=None, scope=None) -> Results    standings + columns
+    cached_results_table(tournament, round_number, scope) -> (Results, key) the same, cached
+    spectator_max_age(user) -> int           how old a spectator's live table may be
+    parse_round / parse_scope                a page's or the API's ``?round=`` and ``?scope=``
+
+Reads ``results.tables`` and never writes. A finished round's standings come from its snapshot
+(a handful of queries whatever the number of rounds or entries), live ones from one ``load``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+
+from tournaments.errors import TournamentError
+from tournaments.models import (
+    TIE_BREAKS,
+    Round,
+    Standing,
+    Tournament,
+)
+from tournaments.results import snapshots, tables
+from tournaments.results.ledger import COUNTED, Ledger, load
+
+SCOPES = ("entries", "teams", "players")
+
+
+#: the fixed columns every standings table shows, before the tie-breaks of the tournament
+FIXED_COLUMNS: tuple[tuple[str, Any, Any], ...] = (
+    ("match_points", gettext_lazy("MP"), gettext_lazy("Match points")),
+    ("wins", gettext_lazy("W"), gettext_lazy("Wins")),
+    ("draws", gettext_lazy("D"), gettext_lazy("Draws")),
+    ("losses", gettext_lazy("L"), gettext_lazy("Losses")),
+    ("points_for", gettext_lazy("For"), gettext_lazy("Points for")),
+    ("points_against", gettext_lazy("Ag."), gettext_lazy("Points against")),
+    ("difference", gettext_lazy("Diff."), gettext_lazy("Difference")),
+)
+
+
+#: tie-breaks that are already fixed columns (``points`` is the points for)
+SHOWN = {
+    "match_points": "match_points",
+    "wins": "wins",
+    "difference": "difference",
+    "points": "points_for",
+}
+
+
+def scopes_of(tournament: Tournament) -> list[str]:
+    """The tables a tournament has: its entries; teams in a team event; the players of pairs
+    and teams (an individual event's entries are its players already)."""
+    if tournament.format == Tournament.Format.TEAMS:
+        return ["teams", "entries", "players"]
+    if tournament.format == Tournament.Format.PAIRS:
+        return ["entries", "players"]
+    return ["entries"]
+
+
+def scope_label(scope: str, tournament: Tournament) -> str:
+    if scope == "teams":
+        return _("Teams")
+    if scope == "players":
+        return _("Players")
+    if tournament.format == Tournament.Format.INDIVIDUAL:
+        return _("Players")
+    return _("Pairs")
+
+
+def number(value: Any) -> int | float:
+    """A metric as a number: integral values as ``int``, others rounded to two places."""
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else round(value, 2)
+    return value if isinstance(value, int) else 0
+
+
+@dataclass
+class Column:
+    key: str
+    short: str
+    label: str
+    tiebreak: bool = False
+
+
+@dataclass
+class Results:
+    """A standings table with the columns to show and what a page says about it."""
+
+    table: tables.Table
+    rounds: list[int]  # every counted round (for a round selector)
+    columns: list[Column]
+    pending_tables: int
+    players: dict[int, list[tuple[int, str]]]  # entry -> its players (id, name), for links
+    ledger: Ledger | None = None
+
+    @property
+    def lines(self) -> list[tables.Line]:
+        return self.table.lines
+
+    def values(self, line: tables.Line) -> list[int | float]:
+        return [number(line.row.get(c.key, 0)) for c in self.columns]
+
+    def order_labels(self) -> list[str]:
+        return [str(TIE_BREAKS[name]) for name in self.table.order if name in TIE_BREAKS]
+
+
+def columns_for(order: Iterable[str]) -> list[Column]:
+    columns = [Column(key, str(short), str(label)) for key, short, label in FIXED_COLUMNS]
+    for name in order:
+        if name in SHOWN or name not in TIE_BREAKS:
+            continue
+        label = str(TIE_BREAKS[name])
+        columns.append(Column(name, label, label, tiebreak=True))
+    return columns
+
+
+def counted_rounds(tournament: Tournament) -> dict[int, str]:
+    """Published and finished rounds: number -> status (one query)."""
+    return dict(
+        tournament.round_set.filter(status__in=COUNTED)
+        .order_by("number")
+        .values_list("number", "status")
+    )
+
+
+def parse_round(value: Any, rounds: dict[int, str]) -> int | None:
+    """``?round=`` as a counted round's number (None: the latest); TournamentError otherwise."""
+    if value in (None, ""):
+        return None
+    try:
+        chosen = int(value)
+    except (TypeError, ValueError):
+        chosen = -1
+    if chosen not in rounds:
+        raise TournamentError.one(
+            "bad_round", _("There are no results after round %(n)s.") % {"n": value}, "round"
+        )
+    return chosen
+
+
+def parse_scope(value: Any, tournament: Tournament) -> str:
+    if value in (None, ""):
+        return tables.default_scope(tournament)
+    if value not in scopes_of(tournament):
+        raise TournamentError.one(
+            "bad_scope",
+            _("This tournament has no table “%(scope)s”.") % {"scope": value},
+            "scope",
+        )
+    return str(value)
+
+
+def _pending_tables(ledger: Ledger) -> int:
+    return len(
+        {
+            (cell.round, cell.table)
+            for by_round in ledger.cells.values()
+            for cell in by_round.values()
+            if cell.kind == "pending"
+        }
+    )
+
+
+def results_table(
+    tournament: Tournament, round_number: Any = None, scope: Any = None, need_ledger: bool = False
+) -> Results:
+    """The standings after ``round_number`` (a finished round's snapshot, else live) with their
+    columns. ``round_number``/``scope`` are checked (TournamentError ``bad_round``/``bad_scope``).
+    ``need_ledger`` also loads every round's cells (the crosstable needs them)."""
+    rounds = counted_rounds(tournament)
+    chosen = parse_round(round_number, rounds)
+    scope = parse_scope(scope, tournament)
+    upto = chosen if chosen is not None else (max(rounds) if rounds else None)
+    ledger = None
+    table = None
+    if (
+        upto is not None
+        and rounds[upto] == Round.Status.FINISHED
+        and scope in Standing.Scope.values
+    ):
+        table = tables.table(tournament, upto, scope)  # the snapshot (a few queries)
+        if table.source != "snapshot":
+            table = None
+    if table is None or need_ledger:
+        # the entries' players are loaded as models only where they are read from the ledger
+        ledger = load(tournament, upto, players=need_ledger or scope == "players")
+    if table is None:
+        assert ledger is not None
+        table = tables.live_table(tournament, upto, scope, ledger=ledger)
+    pending = _pending_tables(ledger) if ledger is not None and table.source == "live" else 0
+    return Results(
+        table,
+        sorted(rounds),
+        columns_for(table.order),
+        pending,
+        tables.entry_players(tournament),
+        ledger,
+    )
+
+
+#: how long a computed table may be served from the cache at most (its key changes with every
+#: result, round, sanction or snapshot; only renames wait for this)
+CACHE_SECONDS = 60
+
+
+def cached_results_table(
+    tournament: Tournament, round_number: Any = None, scope: Any = None, max_age: int = 0
+) -> tuple[Results, str]:
+    """``results_table`` (without its ledger) through the cache, and the cache key it used.
+
+    Spectators' pages poll every few seconds: while nothing the standings depend on has
+    changed (``snapshots.results_stamp``), they get the table computed for the first of them.
+    ``max_age`` (seconds) lets a *live* table computed that recently stand in for a newer one:
+    in a busy hall results change every second, and spectators (``spectator_max_age``) need
+    not have each change recomputed for them. Organisers and referees always pass 0.
+    """
+    stamp = snapshots.results_stamp(tournament)
+    created = tournament.created_at.timestamp() if tournament.created_at else 0
+    base = f"results:{tournament.pk}:{created}:{round_number}:{scope}:{get_language()}"
+    key = f"{base}:{stamp}"
+    res = cache.get(key)
+    if res is not None:
+        return res, key
+    if max_age > 0:
+        latest = cache.get(base + ":latest")
+        if latest is not None and time.time() - latest[1] < max_age:
+            recent = cache.get(latest[0])
+            if recent is not None and recent.table.source == "live":
+                return recent, latest[0]
+    res = results_table(tournament, round_number, scope)
+    res.ledger = None
+    cache.set(key, res, CACHE_SECONDS)
+    cache.set(base + ":latest", (key, time.time()), CACHE_SECONDS)
+    return res, key
+
+
+def spectator_max_age(user: Any) -> int:
+    """How old a live table a visitor may be shown: ``STANDINGS_SPECTATOR_MAX_AGE`` seconds
+    for visitors who are not signed in, 0 (always the current results) for everybody else."""
+    if user is not None and getattr(user, "is_authenticated", False):
+        return 0
+    return int(getattr(settings, "STANDINGS_SPECTATOR_MAX_AGE", 0))

@@ -1,0 +1,185 @@
+"""A player's history: every match of every tournament the reader may see.
+
+    player_history(player, tournaments) -> list[HistoryMatch]
+    group_by_tournament(history) -> [(tournament, matches)]
+
+Reads the places, tables, matches and deals of all the player's tournaments at once (it does not
+grow with tournaments or rounds) and never writes.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+
+from scoring.models import Deal, Match
+from tournaments.models import (
+    Entry,
+    Pairing,
+    PairingEntry,
+    Player,
+    Sanction,
+    Tournament,
+)
+from tournaments.results import ledger
+from tournaments.results.crosstable import CrossCell
+
+
+@dataclass
+class HistoryDeal:
+    n: int
+    winner: str  # "ours", "theirs", "" (blocked, nobody)
+    ours: int  # points recorded this deal by the player's side
+    theirs: int
+    total_ours: int
+    total_theirs: int
+
+
+@dataclass
+class HistoryMatch:
+    tournament: Tournament
+    round: int
+    table: int | None
+    side: str  # NS, EW, BYE
+    seat: str  # N, E, S, W or ""
+    entry: Entry
+    partners: list[tuple[int, str]]
+    opponents: list[tuple[Entry, list[tuple[int, str]]]]
+    kind: str  # played, pending, bye, forfeit_win, forfeit_loss
+    result: str  # win, draw, loss, ""
+    points_for: int
+    points_against: int
+    match: int | None
+    match_status: str
+    deals: list[HistoryDeal]
+
+    @property
+    def mark(self) -> str:
+        return CrossCell(self.round, self.kind, self.result).mark
+
+
+def history_tournaments(player: Player, visible: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    return visible.filter(entries__players=player).distinct()
+
+
+def player_history(player: Player, visible: QuerySet[Tournament]) -> list[HistoryMatch]:
+    """Every table and bye of ``player`` in counted rounds of ``visible`` tournaments, newest
+    tournament first, rounds in order (seven queries however many tournaments and rounds)."""
+    own = list(
+        PairingEntry.objects.filter(
+            entry__players=player, round__status__in=ledger.COUNTED, round__tournament__in=visible
+        ).values_list("pairing_id", "entry_id")
+    )
+    own_entry = dict(own)
+    pairings = list(
+        Pairing.objects.filter(pk__in=own_entry).select_related(
+            "round__tournament", "match", "seat_n", "seat_e", "seat_s", "seat_w"
+        )
+    )
+    places = list(
+        PairingEntry.objects.filter(pairing__in=own_entry)
+        .select_related("entry")
+        .order_by("pairing_id", "side", "position")
+    )
+    entry_ids = {p.entry_id for p in places}
+    roster: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for entry_id, player_id, last, first in (
+        Entry.players.through.objects.filter(entry_id__in=entry_ids)
+        .order_by("player__last_name", "player__first_name", "player_id")
+        .values_list("entry_id", "player_id", "player__last_name", "player__first_name")
+    ):
+        roster[entry_id].append((player_id, f"{last} {first}".strip()))
+    forfeits: dict[int, set[int]] = defaultdict(set)
+    for pairing_id, entry_id in Sanction.objects.filter(
+        pairing__in=own_entry, kind=Sanction.Kind.FORFEIT, revoked_at__isnull=True
+    ).values_list("pairing_id", "entry_id"):
+        forfeits[pairing_id].add(entry_id)
+    match_ids = [p.match_id for p in pairings if p.match_id]
+    deals: dict[int, list[Deal]] = defaultdict(list)
+    for deal in Deal.objects.filter(match_id__in=match_ids).only("match_id", "n", "verdict"):
+        deals[deal.match_id].append(deal)
+    by_pairing: dict[int, list[PairingEntry]] = defaultdict(list)
+    for place in places:
+        by_pairing[place.pairing_id].append(place)
+
+    history = []
+    for pairing in pairings:
+        tournament = pairing.round.tournament
+        mine = next(p for p in by_pairing[pairing.pk] if p.entry_id == own_entry[pairing.pk])
+        side = mine.side
+        other = {"NS": "EW", "EW": "NS"}.get(side, "")
+        seat = next(
+            (s for s in "NESW" if getattr(pairing, f"seat_{s.lower()}_id") == player.pk), ""
+        )
+        same = [p for p in by_pairing[pairing.pk] if p.side == side]
+        partners = [pl for p in same for pl in roster.get(p.entry_id, []) if pl[0] != player.pk]
+        opponents = [
+            (p.entry, roster.get(p.entry_id, [])) for p in by_pairing[pairing.pk] if p.side == other
+        ]
+        match = pairing.match
+        kind, result, ours, theirs = "pending", "", 0, 0
+        offenders = forfeits.get(pairing.pk, set())
+        if side == "BYE":
+            kind, result = "bye", tournament.bye_result
+        elif offenders:
+            lost = bool(offenders & {p.entry_id for p in same})
+            kind, result = ("forfeit_loss", "loss") if lost else ("forfeit_win", "win")
+        elif match is not None and match.status == Match.Status.CONFIRMED and match.winner:
+            kind = "played"
+            result = (
+                "draw" if match.winner == "draw" else ("win" if match.winner == side else "loss")
+            )
+            ours = int((match.totals or {}).get(side, 0))
+            theirs = int((match.totals or {}).get(other, 0))
+        rows = []
+        for deal in sorted(deals.get(pairing.match_id or 0, []), key=lambda d: d.n):
+            verdict = deal.verdict or {}
+            winner = verdict.get("winner") or ""
+            recorded, totals = verdict.get("recorded") or {}, verdict.get("totals") or {}
+            rows.append(
+                HistoryDeal(
+                    deal.n,
+                    "ours" if winner == side else ("theirs" if winner == other else ""),
+                    int(recorded.get(side, 0)),
+                    int(recorded.get(other, 0)),
+                    int(totals.get(side, 0)),
+                    int(totals.get(other, 0)),
+                )
+            )
+        history.append(
+            HistoryMatch(
+                tournament,
+                pairing.round.number,
+                pairing.table,
+                side,
+                seat,
+                mine.entry,
+                partners,
+                opponents,
+                kind,
+                result,
+                ours,
+                theirs,
+                pairing.match_id,
+                match.status if match is not None else "",
+                rows,
+            )
+        )
+    # newest tournament first, then its rounds in order
+    history.sort(
+        key=lambda h: (
+            -(h.tournament.start_date.toordinal() if h.tournament.start_date else 0),
+            -h.tournament.pk,
+            h.round,
+        )
+    )
+    return history
+
+
+def group_by_tournament(history: list[HistoryMatch]) -> list[tuple[Tournament, list[HistoryMatch]]]:
+    groups: dict[int, tuple[Tournament, list[HistoryMatch]]] = {}
+    for item in history:
+        groups.setdefault(item.tournament.pk, (item.tournament, []))[1].append(item)
+    return list(groups.values())

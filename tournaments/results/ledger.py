@@ -1,0 +1,277 @@
+"""Standings from the database: loading every round of every entry into a ``Ledger``.
+
+    standings_settings(tournament) -> Settings        points, bye, target, tie-break order
+    load(tournament, upto_round=None) -> Ledger       every round of every entry, in 7 queries
+    lot_seed(tournament) -> int                       the last-resort lot, stable across imports
+
+What counts. Rounds that are published or finished, up to ``upto_round``. A table counts when its
+protocol is confirmed, or when a forfeit decides it; a table still in play is left out (live
+standings show it as pending). A bye scores as the tournament's ``bye_result``. An entry without a
+place in a counted round was absent: by request (``EntryAbsence``), because it joined later, or,
+after its last place, because it withdrew (``withdrawn``, which its opponents' Buchholz counts as a
+draw). Active sanctions deduct in their round; revoked ones count nothing.
+
+Points. ``points_for`` is what the entry's side recorded and ``points_against`` the other side's,
+except under ``losers_record_own`` («козёл»: a side records its own bad points) where the two
+are swapped, so that "more points for" is better under every preset.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Prefetch
+from django.db.models.fields.json import KT
+
+from rules import RulesError
+from scoring.models import Match
+from tournaments import standings as pure
+from tournaments.models import (
+    Entry,
+    EntryAbsence,
+    PairingEntry,
+    Player,
+    Round,
+    Sanction,
+    Tournament,
+)
+
+COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
+
+
+SIDES = ("NS", "EW")
+
+
+END_KINDS = {"target": "target", "instant": "target", "time": "time", "deals": "deals"}
+
+
+def standings_settings(tournament: Tournament) -> pure.Settings:
+    target: int | None = None
+    try:
+        rules = tournament.rules
+        if rules.end in ("target_wins", "target_loses"):
+            target = rules.target
+    except RulesError:
+        target = None
+    order = tuple(name for name in tournament.tie_break_order() if name in pure.TIEBREAKS)
+    return pure.Settings(
+        win=tournament.points_win, draw=tournament.points_draw, loss=tournament.points_loss,
+        bye_result=tournament.bye_result,  # type: ignore[arg-type]
+        target=target, order=order or pure.SPORTS_ORDER, seed=lot_seed(tournament),
+    )  # fmt: skip
+
+
+def lot_seed(tournament: Tournament) -> int:
+    """The seed of the last-resort lot: the creation time in microseconds, which an archive
+    restores exactly (a primary key would change on import and reorder tied lines)."""
+    created = tournament.created_at
+    return int(created.timestamp() * 1_000_000) if created else (tournament.pk or 0)
+
+
+def _swapped(tournament: Tournament) -> bool:
+    try:
+        return tournament.rules.scoring == "losers_record_own"
+    except RulesError:
+        return False
+
+
+@dataclass(slots=True)
+class Cell:
+    """One entry's round as the crosstable and the player pages show it."""
+
+    round: int
+    kind: str  # "" played, "pending", or an unplayed kind (bye, forfeit_win, absent, …)
+    result: str = ""  # win, draw, loss ("" while pending)
+    opponents: tuple[int, ...] = ()
+    partners: tuple[int, ...] = ()
+    points_for: int = 0
+    points_against: int = 0
+    table: int | None = None
+    match: int | None = None
+    side: str = ""
+
+
+@dataclass
+class Ledger:
+    """Everything the standings of one tournament need, loaded once."""
+
+    tournament: Tournament
+    entries: dict[int, Entry]
+    rounds: list[int]
+    games: list[pure.Game]
+    sanctions: list[Sanction]
+    cells: dict[int, dict[int, Cell]] = field(default_factory=dict)  # entry -> round -> cell
+
+    @property
+    def last_round(self) -> int:
+        return self.rounds[-1] if self.rounds else 0
+
+    def pure_sanctions(self, participants: set[int] | None = None) -> list[pure.Sanction]:
+        result = []
+        for sanction in self.sanctions:
+            if sanction.entry_id not in self.entries or sanction.round_number > self.last_round:
+                continue
+            if participants is not None and sanction.entry_id not in participants:
+                continue
+            if sanction.match_points or sanction.game_points:
+                result.append(
+                    pure.Sanction(
+                        sanction.entry_id,
+                        sanction.round_number,
+                        sanction.match_points,
+                        sanction.game_points,
+                    )
+                )
+        return result
+
+
+def _key(column: str, key: str) -> KT:
+    """A key of a JSON column as text, read by the database (no JSON decoding here)."""
+    return KT(f"{column}__{key}")
+
+
+def _result(winner: str, side: str) -> str:
+    if winner == "draw":
+        return "draw"
+    return "win" if winner == side else "loss"
+
+
+def load(tournament: Tournament, upto_round: int | None = None, players: bool = True) -> Ledger:
+    """Load the tournament's counted rounds (7 queries) into plain games and cells.
+
+    ``players=False`` leaves the entries' players unloaded (``entry.players.all()`` would then
+    query): the entries' standings name players through ``entry_players`` instead, which is
+    several times cheaper for a big field.
+    """
+    rounds_qs = tournament.round_set.filter(status__in=COUNTED)
+    if upto_round is not None:
+        rounds_qs = rounds_qs.filter(number__lte=upto_round)
+    rounds = sorted(rounds_qs.values_list("number", flat=True))
+    entry_qs = tournament.entries.select_related("club")
+    if players:
+        entry_qs = entry_qs.prefetch_related(
+            Prefetch(
+                "players",
+                queryset=Player.objects.select_related("club").order_by(
+                    "last_name", "first_name", "pk"
+                ),
+            )
+        )
+    entries = {e.pk: e for e in entry_qs}
+    last = rounds[-1] if rounds else 0
+    places = (
+        PairingEntry.objects.filter(round__tournament=tournament, round__status__in=COUNTED,
+                                    round__number__lte=last)
+        .order_by("round__number", "pairing_id", "side", "position")
+        .values_list("round__number", "pairing_id", "pairing__table", "entry_id", "side",
+                     "pairing__match_id")
+    )  # fmt: skip
+    # the decided tables' results, the JSON keys read as text by the database
+    decided: dict[int, tuple[str, str, int, int, int, int]] = {
+        pk: (winner, end, int(ns or 0), int(ew or 0), int(won_ns or 0), int(won_ew or 0))
+        for pk, winner, end, ns, ew, won_ns, won_ew in Match.objects.filter(
+            pairing__round__tournament=tournament, pairing__round__status__in=COUNTED,
+            pairing__round__number__lte=last, status=Match.Status.CONFIRMED,
+        ).exclude(winner="").values_list(
+            "pk", "winner", "end", _key("totals", "NS"), _key("totals", "EW"),
+            _key("deals_won", "NS"), _key("deals_won", "EW"),
+        )
+    }  # fmt: skip
+    sanctions = list(
+        Sanction.objects.filter(tournament=tournament, revoked_at__isnull=True,
+                                round_number__lte=last).order_by("round_number", "pk")
+    )  # fmt: skip
+    forfeits: dict[int, set[int]] = defaultdict(set)  # pairing -> offending entries
+    for sanction in sanctions:
+        if sanction.kind == Sanction.Kind.FORFEIT and sanction.pairing_id:
+            forfeits[sanction.pairing_id].add(sanction.entry_id)
+    absent = set(
+        EntryAbsence.objects.filter(entry__tournament=tournament).values_list(
+            "entry_id", "round_number"
+        )
+    )
+
+    tables: dict[int, dict[str, Any]] = {}
+    for number, pairing_id, table_no, entry_id, side, match_id in places:
+        info = tables.get(pairing_id)
+        if info is None:
+            info = tables[pairing_id] = {"round": number, "table": table_no, "match": match_id,
+                                         "NS": [], "EW": [], "BYE": []}  # fmt: skip
+        info[side].append(entry_id)
+
+    swap = _swapped(tournament)
+    games: list[pure.Game] = []
+    cells: dict[int, dict[int, Cell]] = defaultdict(dict)
+    for pairing_id, info in tables.items():
+        number = info["round"]
+        for entry_id in info["BYE"]:
+            result = tournament.bye_result
+            games.append(pure.Game(number, entry_id, None, result, played=False, kind="bye"))
+            cells[entry_id][number] = Cell(number, "bye", result)
+        offenders = forfeits.get(pairing_id, set())
+        for side in SIDES:
+            other = "EW" if side == "NS" else "NS"
+            mine, theirs = tuple(info[side]), tuple(info[other])
+            for entry_id in mine:
+                partners = tuple(e for e in mine if e != entry_id)
+                base = Cell(
+                    number,
+                    "",
+                    "",
+                    theirs,
+                    partners,
+                    table=info["table"],
+                    match=info["match"],
+                    side=side,
+                )
+                if offenders:
+                    lost = bool(offenders & set(mine))
+                    kind = "forfeit_loss" if lost else "forfeit_win"
+                    base.kind, base.result = kind, ("loss" if lost else "win")
+                    games.append(
+                        pure.Game(
+                            number,
+                            entry_id,
+                            None,
+                            base.result,  # type: ignore[arg-type]
+                            played=False,
+                            kind=kind,
+                        )
+                    )  # type: ignore[arg-type]
+                elif info["match"] in decided:
+                    winner, end, ns, ew, won_ns, won_ew = decided[info["match"]]
+                    ours, others = (ns, ew) if side == "NS" else (ew, ns)
+                    if swap:
+                        ours, others = others, ours
+                    base.result = _result(winner, side)
+                    base.points_for, base.points_against = ours, others
+                    games.append(pure.Game(
+                        number, entry_id, theirs[0] if theirs else None,
+                        base.result,  # type: ignore[arg-type]
+                        ours, others, won_ns if side == "NS" else won_ew,
+                        end=END_KINDS.get(end, ""),  # type: ignore[arg-type]
+                        opponents=theirs if len(theirs) > 1 else (),
+                    ))  # fmt: skip
+                else:
+                    base.kind = "pending"
+                cells[entry_id][number] = base
+
+    # rounds without a place: absent, late, or withdrawn
+    last_place: dict[int, int] = {}
+    for entry_id, by_round in cells.items():
+        last_place[entry_id] = max(by_round)
+    for entry_id, entry in entries.items():
+        if entry.team_id is None and tournament.format == Tournament.Format.TEAMS:
+            continue  # a team's rounds are its pairs'
+        for number in rounds:
+            if number in cells[entry_id]:
+                continue
+            withdrawn = entry.status == Entry.Status.WITHDRAWN and number > last_place.get(
+                entry_id, 0
+            )
+            kind = "withdrawn" if withdrawn and (entry_id, number) not in absent else "absent"
+            games.append(pure.Game(number, entry_id, None, "loss", played=False, kind=kind))  # type: ignore[arg-type]
+            cells[entry_id][number] = Cell(number, kind, "loss")
+    return Ledger(tournament, entries, rounds, games, sanctions, dict(cells))

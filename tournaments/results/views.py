@@ -1,0 +1,247 @@
+"""Public results pages: standings, crosstable, a player's history, the hall screen, exports.
+
+Need no login for public tournaments; a tournament the user may not see is a 404 (its existence
+is not revealed), and so are a round without results and a table the tournament does not have.
+The data comes from ``tournaments.crosstable`` (bounded queries); these views only choose the
+template. ``?fragment=1`` answers the part of a page its script re-fetches (live standings, the
+hall's slides), so a refresh keeps the reader's scroll position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import formats
+from django.utils.safestring import mark_safe
+from django.views import View
+
+from tournaments import access, selectors
+from tournaments.errors import TournamentError
+from tournaments.models import Player, Round, Tournament
+from tournaments.results import crosstable, display, exports, history, ledger
+
+#: the live standings page re-fetches its table this often (seconds)
+REFRESH_SECONDS = 20
+HALL_EVERY = 15
+HALL_ROWS = 10
+
+
+def visible_tournament(request: HttpRequest, pk: int) -> Tournament:
+    return get_object_or_404(access.visible_tournaments(request.user), pk=pk)
+
+
+def int_param(request: HttpRequest, name: str, default: int, low: int, high: int) -> int:
+    try:
+        value = int(request.GET.get(name, default))
+    except (TypeError, ValueError):
+        value = default
+    return max(low, min(high, value))
+
+
+def fragment_url(request: HttpRequest) -> str:
+    query = request.GET.copy()
+    query["fragment"] = "1"
+    return f"{request.path}?{query.urlencode()}"
+
+
+def player_url() -> Callable[[int], str]:
+    """``tournaments:player`` for any id, reversed once (a thousand-row table would otherwise
+    spend most of its rendering time in ``reverse``)."""
+    marker = 987654321
+    pattern = reverse("tournaments:player", args=[marker])
+    head, tail = pattern.split(str(marker))
+    return lambda pk: f"{head}{pk}{tail}"
+
+
+def number_text() -> Callable[[Any], str]:
+    """Formats a metric as ``{{ value }}`` would in the active language, without the per-value
+    cost of ``localize``: whole numbers plainly, others with two decimals at most."""
+    separator = str(formats.get_format("DECIMAL_SEPARATOR"))
+
+    def text(value: Any) -> str:
+        value = display.number(value)
+        if isinstance(value, int):
+            return str(value)
+        return f"{value:g}".replace(".", separator)
+
+    return text
+
+
+def standings_rows(res: display.Results) -> list[dict[str, Any]]:
+    """Lines with their values as text and, for links, the players (url, name) of each line."""
+    scope = res.table.scope
+    url = player_url()
+    text = number_text()
+    keys = [column.key for column in res.columns]
+    rows = []
+    for line in res.lines:
+        if scope == "players":
+            players: list[tuple[str, str]] = [("", name) for name in line.players]
+        else:
+            players = [(url(pk), name) for pk, name in res.players.get(line.participant, [])]
+        row = line.row
+        rows.append(
+            {
+                "line": line,
+                # numbers only (digits, sign, separator): safe, joined here for speed
+                "cells": mark_safe(  # noqa: S308
+                    "".join(f'<td class="num">{text(row.get(key, 0))}</td>' for key in keys)
+                ),
+                "rank": str(line.rank),
+                "participant": str(line.participant),
+                "players": players,
+                "url": url(line.participant) if scope == "players" else "",
+            }
+        )
+    return rows
+
+
+def choices(tournament: Tournament) -> list[tuple[str, str]]:
+    return [(s, display.scope_label(s, tournament)) for s in display.scopes_of(tournament)]
+
+
+class TournamentPage(View):
+    tournament: Tournament
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        self.tournament = visible_tournament(request, kwargs["pk"])
+        try:
+            return super().dispatch(request, *args, **kwargs)
+        except TournamentError as err:
+            raise Http404(err.messages[0]) from err
+
+    def base_context(self, res: display.Results) -> dict[str, Any]:
+        table = res.table
+        return {
+            "tournament": self.tournament,
+            "res": res,
+            "table": table,
+            "scope": table.scope,
+            "scopes": choices(self.tournament),
+            "round_number": table.round_number,
+            "rounds": res.rounds,
+            "chosen_round": self.request.GET.get("round", ""),
+            "live": table.source == "live",
+        }
+
+
+class StandingsView(TournamentPage):
+    """The standings; the table itself (the same for every visitor) is rendered once per
+    change of the results and served from the cache to everybody polling it."""
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        res, key = display.cached_results_table(
+            self.tournament, request.GET.get("round"), request.GET.get("scope"),
+            max_age=display.spectator_max_age(request.user),
+        )  # fmt: skip
+        context = self.base_context(res)
+        context.update(refresh=REFRESH_SECONDS, fragment_url=fragment_url(request))
+        html = cache.get(key + ":html")
+        if html is None:
+            fragment = {**context, "rows": standings_rows(res), "columns": res.columns}
+            html = render_to_string("tournaments/results/_standings_table.html", fragment)
+            cache.set(key + ":html", html, display.CACHE_SECONDS)
+        if request.GET.get("fragment"):
+            return HttpResponse(html)
+        context["table_html"] = mark_safe(html)  # noqa: S308 - rendered by our template
+        return render(request, "tournaments/results/standings.html", context)
+
+
+class CrosstableView(TournamentPage):
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        cross = crosstable.crosstable(self.tournament, request.GET.get("round"),
+                                      request.GET.get("scope"))
+        context = self.base_context(cross.results)
+        context.update(cross=cross, refresh=REFRESH_SECONDS, fragment_url=fragment_url(request))
+        if request.GET.get("fragment"):
+            return render(request, "tournaments/results/_crosstable_table.html", context)
+        return render(request, "tournaments/results/crosstable.html", context)
+
+
+class HallView(TournamentPage):
+    """The hall's projector: the current round's tables, then the standings, page by page."""
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        every = int_param(request, "every", HALL_EVERY, 1, 300)
+        per_page = int_param(request, "rows", HALL_ROWS, 3, 60)
+        counted = selectors.round_with_pairings(
+            self.tournament.round_set.filter(status__in=ledger.COUNTED).order_by("-number")
+        )
+        current: Round | None = counted.first()
+        tables, byes = [], []
+        if current is not None:
+            pairings = list(current.pairings.all())
+            tables = [p for p in pairings if p.table]
+            byes = [pl.entry.name for p in pairings if not p.table for pl in p.places.all()]
+        res = display.results_table(self.tournament)
+        slides: list[dict[str, Any]] = []
+        pages = [tables[i : i + per_page] for i in range(0, len(tables), per_page)] or [[]]
+        if current is not None:
+            for index, page in enumerate(pages, start=1):
+                slides.append(
+                    {
+                        "kind": "pairings",
+                        "page": index,
+                        "pages": len(pages),
+                        "tables": page,
+                        "byes": byes if index == len(pages) else [],
+                    }
+                )
+        columns = [c for c in res.columns if c.key in ("match_points", "difference")]
+        columns += [c for c in res.columns if c.tiebreak][:2]
+        rows = standings_rows(res)
+        for row in rows:
+            row["hall_values"] = [display.number(row["line"].row.get(c.key, 0)) for c in columns]
+        chunks = [rows[i : i + per_page] for i in range(0, len(rows), per_page)]
+        for index, chunk in enumerate(chunks, start=1):
+            slides.append({"kind": "standings", "page": index, "pages": len(chunks), "rows": chunk})
+        context = self.base_context(res)
+        context.update(
+            current=current,
+            slides=slides,
+            every=every,
+            columns=columns,
+            fragment_url=fragment_url(request),
+        )
+        if request.GET.get("fragment"):
+            return render(request, "tournaments/results/_hall_slides.html", context)
+        return render(request, "tournaments/results/hall.html", context)
+
+
+class ExportView(TournamentPage):
+    """``standings.csv|xlsx`` and ``crosstable.csv|xlsx`` with the pages' ``?round=&scope=``."""
+
+    what = "standings"
+
+    def get(self, request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+        round_, scope = request.GET.get("round"), request.GET.get("scope")
+        if self.what == "crosstable":
+            sheet = exports.crosstable_sheet(crosstable.crosstable(self.tournament, round_, scope))
+        else:
+            sheet = exports.standings_sheet(display.results_table(self.tournament, round_, scope))
+        return exports.response(sheet, fmt)
+
+
+class PlayerView(View):
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
+        visible = access.visible_tournaments(request.user)
+        tournaments = list(history.history_tournaments(player, visible))
+        if not tournaments:
+            raise Http404
+        matches = history.player_history(player, visible)
+        return render(
+            request,
+            "tournaments/results/player.html",
+            {
+                "player": player,
+                "tournaments": tournaments,
+                "groups": history.group_by_tournament(matches),
+            },
+        )

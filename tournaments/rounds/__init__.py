@@ -1,0 +1,33 @@
+"""A round's life: pairing it in Celery, the organiser's review, publication, finishing it.
+
+Owns: ``services`` (start the pairing, swap, lock, regenerate, referees, publish, finish a round,
+close the event), ``planning`` (the bridge to the pure algorithms of ``tournaments.pairing``:
+what the tables would be), ``job`` (the pairing job's body: writing the tables and their
+matches), ``tasks`` (the Celery task), ``selectors`` (history, snapshot ranking, round data), the
+organiser's round pages and the published round (``views``), and their API (``api``).
+
+May use: registration, results (finishing a round takes the standings snapshot), the pure
+``pairing`` package, ``scoring`` (each table's match). Must not: be imported by registration or
+results; hold pairing algorithms (they are pure, in ``tournaments.pairing``).
+"""
+
+from tournaments.rounds.job import fail_pairing, run_pairing
+from tournaments.rounds.planning import Plan, PlannedTable, plan_round
+from tournaments.rounds.services import (
+    assign_referee,
+    close_tournament,
+    finish_round,
+    publish,
+    regenerate,
+    round_to_pair,
+    set_locked,
+    start_pairing,
+    swap,
+)
+from tournaments.rounds.tasks import pair_round
+
+__all__ = [
+    "Plan", "PlannedTable", "assign_referee", "close_tournament", "fail_pairing", "finish_round",
+    "pair_round", "plan_round", "publish", "regenerate", "round_to_pair", "run_pairing",
+    "set_locked", "start_pairing", "swap",
+]  # fmt: skip

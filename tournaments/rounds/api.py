@@ -1,0 +1,187 @@
+"""API of a round's life: serializers parse, ``rounds.services`` decides.
+
+    GET/POST   /api/v1/tournaments/{id}/rounds/           rounds / pair the next → 202
+    POST       /api/v1/tournaments/{id}/close/            finished once every round is (409
+                                                          ``no_rounds``, ``rounds_open``)
+    GET        /api/v1/rounds/{id}/                       status, tables, sides, seats, matches,
+                                                          byes and flags
+    POST       /api/v1/rounds/{id}/swap/ {entries: [a, b]}  …/lock/ {table, locked}
+               …/referee/ {table, referee}  …/regenerate/ (202)  …/publish/
+    POST       /api/v1/rounds/{id}/finish/                every table decided: finished, its
+                                                          standings snapshot taken (409
+                                                          ``tables_open`` names the tables)
+
+``TournamentRoundActions`` adds the first two to the tournament's viewset (``tournaments.api``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+from django.http import Http404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments import access
+from tournaments.http import API_ERRORS, respond
+from tournaments.models import Pairing, Round
+from tournaments.registration.api import TournamentSerializer
+from tournaments.rounds import selectors, services
+from tournaments.selectors import round_with_pairings
+
+
+class SwapSerializer(serializers.Serializer):
+    entries = serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2)
+
+
+class LockSerializer(serializers.Serializer):
+    table = serializers.IntegerField(min_value=1)
+    locked = serializers.BooleanField(default=True)
+
+
+class RefereeSerializer(serializers.Serializer):
+    table = serializers.IntegerField(min_value=1)
+    referee = serializers.PrimaryKeyRelatedField(
+        queryset=get_user_model().objects.all(), allow_null=True
+    )
+
+
+class RoundOutSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    tournament = serializers.IntegerField()
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Round.Status.choices)
+    progress = serializers.IntegerField(help_text="0–100 while the pairing job runs")
+    step = serializers.CharField()
+    error = serializers.CharField(help_text="why the last pairing job failed")
+    task_id = serializers.CharField()
+    notes = serializers.JSONField()
+    tables = serializers.JSONField(
+        help_text='[{"id", "table", "sides": {"NS": [{"id", "name"}], "EW": …}, "seats": '
+        '{"N": {"id", "name"} | null, …}, "match", "match_status", "referee", '
+        '"locked", "flags"}]'
+    )
+    byes = serializers.JSONField(help_text='[{"entry", "name", "flags", "pairing"}]')
+
+
+def _round_answer(round_id: int, code: int = 200) -> Response:
+    round_ = round_with_pairings(Round.objects.filter(pk=round_id)).get()
+    return Response(selectors.round_data(round_), status=code)
+
+
+class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """A round: everyone sees it once published; its organisers at every stage."""
+
+    serializer_class = RoundOutSerializer
+
+    def get_queryset(self) -> QuerySet[Round]:
+        visible = access.visible_tournaments(self.request.user)
+        return round_with_pairings(Round.objects.filter(tournament__in=visible))
+
+    def get_object(self) -> Round:
+        round_: Round = super().get_object()
+        published = round_.status in (Round.Status.PUBLISHED, Round.Status.FINISHED)
+        if not published and not access.can_manage(self.request.user, round_.tournament):
+            raise Http404
+        return round_
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return Response(selectors.round_data(self.get_object()))
+
+    def _table(self, round_: Round, table: int) -> Pairing:
+        return Pairing.objects.get(round=round_, table=table)
+
+    @action(detail=True, methods=["post"])
+    def publish(self, request: Request, pk: str) -> Response:
+        round_ = self.get_object()
+        return respond(lambda: (services.publish(request.user, round_.pk),
+                             _round_answer(round_.pk))[1])  # fmt: skip
+
+    @extend_schema(request=None, responses={200: RoundOutSerializer, **API_ERRORS})
+    @action(detail=True, methods=["post"])
+    def finish(self, request: Request, pk: str) -> Response:
+        round_ = self.get_object()
+        return respond(lambda: (services.finish_round(request.user, round_.pk),
+                             _round_answer(round_.pk))[1])  # fmt: skip
+
+    @action(detail=True, methods=["post"])
+    def regenerate(self, request: Request, pk: str) -> Response:
+        round_ = self.get_object()
+
+        def call() -> Response:
+            services.regenerate(request.user, round_.pk)
+            return _round_answer(round_.pk, status.HTTP_202_ACCEPTED)
+
+        return respond(call)
+
+    @action(detail=True, methods=["post"])
+    def swap(self, request: Request, pk: str) -> Response:
+        round_ = self.get_object()
+        form = SwapSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        a, b = form.validated_data["entries"]
+        return respond(lambda: (services.swap(request.user, round_.pk, a, b),
+                             _round_answer(round_.pk))[1])  # fmt: skip
+
+    @action(detail=True, methods=["post"])
+    def lock(self, request: Request, pk: str) -> Response:
+        round_ = self.get_object()
+        form = LockSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        return respond(lambda: (
+            services.set_locked(request.user, self._table(round_, data["table"]).pk,
+                              data["locked"]),
+            _round_answer(round_.pk))[1])  # fmt: skip
+
+    @action(detail=True, methods=["post"])
+    def referee(self, request: Request, pk: str) -> Response:
+        round_ = self.get_object()
+        form = RefereeSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        return respond(lambda: (
+            services.assign_referee(request.user, self._table(round_, data["table"]).pk,
+                                  data["referee"]),
+            _round_answer(round_.pk))[1])  # fmt: skip
+
+
+# The rounds of a tournament and closing it, as routes of /api/v1/tournaments/{id}/.
+# No docstring: the schema would take it as the description of every tournament route.
+class TournamentRoundActions:
+
+    @action(detail=True, methods=["get", "post"], url_path="rounds")
+    def rounds(self, request: Request, pk: str) -> Response:
+        tournament = self.get_object()
+        if request.method == "GET":
+            queryset = tournament.round_set.all()
+            if not access.can_manage(request.user, tournament):
+                queryset = queryset.filter(
+                    status__in=[Round.Status.PUBLISHED, Round.Status.FINISHED]
+                )
+            return Response([selectors.round_data(r) for r in
+                             round_with_pairings(queryset)])  # fmt: skip
+
+        def call() -> Response:
+            round_ = services.start_pairing(request.user, tournament.pk)
+            # "pairing" while a worker has the job (the client polls GET /rounds/{id}/); in the
+            # embedded mode the eager task has already run and the answer says so
+            return _round_answer(round_.pk, status.HTTP_202_ACCEPTED)
+
+        return respond(call)
+
+    @extend_schema(request=None, responses={200: TournamentSerializer, **API_ERRORS})
+    @action(detail=True, methods=["post"])
+    def close(self, request: Request, pk: str) -> Response:
+        tournament = self.get_object()
+
+        def call() -> Response:
+            services.close_tournament(request.user, tournament.pk)
+            return Response(TournamentSerializer(self.get_queryset().get(pk=tournament.pk)).data)
+
+        return respond(call)

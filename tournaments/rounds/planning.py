@@ -1,0 +1,176 @@
+"""The bridge from the database to the pure pairing algorithms (``tournaments.pairing``).
+
+    plan_round(round_) -> Plan     the tables of round N, not yet written
+
+``plan_round`` loads the entries, their absences, the whole history and the latest finished
+round's standings snapshot in a bounded number of queries, ranks the entries by match points then
+by the snapshot's order (the tournament's tie-breaks; ``rounds.selectors.apply_standings``),
+builds ``Competitor``s, calls the algorithm the tournament's format and system choose, and returns
+plain tables. It writes nothing: ``rounds.job.run_pairing`` writes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from tournaments import pairing as algorithms
+from tournaments.errors import PairingFailed
+from tournaments.models import Entry, EntryAbsence, PairingEntry, Round, Tournament
+from tournaments.pairing import Competitor, IndividualOptions, RoundPairing, SwissOptions
+from tournaments.rounds import selectors
+
+
+@dataclass(frozen=True)
+class PlannedTable:
+    ns: tuple[int, ...]
+    ew: tuple[int, ...]
+    flags: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    tables: list[PlannedTable]
+    byes: list[tuple[int, tuple[str, ...]]]
+    notes: list[str]
+
+
+def _available(tournament: Tournament, number: int, excluded: set[int]) -> list[Entry]:
+    """The entries to pair, with their line of the latest standings snapshot (one query)."""
+    absent = EntryAbsence.objects.filter(entry__tournament=tournament, round_number=number)
+    entries = (
+        tournament.entries.filter(status=Entry.Status.ACTIVE, joins_round__lte=number)
+        .exclude(pk__in=absent.values("entry_id"))
+        .exclude(pk__in=excluded)
+    )
+    return list(selectors.with_snapshot(entries, tournament, number))
+
+
+def _competitor(entry: Entry, rank: int, record: selectors.Record, **extra: Any) -> Competitor:
+    return Competitor(
+        id=entry.pk, rank=rank, score=record.score, seed=entry.seed, club=entry.club_id,
+        byes=record.byes, ns_count=record.ns_count, ew_count=record.ew_count,
+        last_seat=record.last_seat, opponents=frozenset(record.opponents),
+        partners=frozenset(record.partners), **extra,
+    )  # fmt: skip
+
+
+def _team_records(
+    teams: list[Entry], pairs: list[Entry], records: dict[int, selectors.Record]
+) -> dict[int, selectors.Record]:
+    """A team's record: its pairs' match points, and the teams its pairs met."""
+    team_of = {pair.pk: pair.team_id for pair in pairs}
+    totals: dict[int, selectors.Record] = {team.pk: selectors.Record() for team in teams}
+    for pair in pairs:
+        own, total = records.get(pair.pk), totals.get(pair.team_id or 0)
+        if own is None or total is None:
+            continue
+        total.score += own.score
+        total.byes = max(total.byes, own.byes)
+        total.opponents.update(t for o in own.opponents if (t := team_of.get(o)) is not None)
+    return totals
+
+
+def plan_round(round_: Round) -> Plan:
+    """Load what the algorithm needs (a bounded number of queries) and call it. No writes."""
+    tournament = round_.tournament
+    number = round_.number
+    locked = set(
+        PairingEntry.objects.filter(round=round_, pairing__locked=True).values_list(
+            "entry_id", flat=True
+        )
+    )
+    records = selectors.pairing_history(tournament, number)
+    seed = tournament.pk * 1000 + number
+    swiss_options = SwissOptions(
+        round_number=number, first_round=tournament.first_round,
+        avoid_same_club_until=tournament.avoid_same_club_until, random_seed=seed,
+        ids_excluded=frozenset(locked),
+    )  # fmt: skip
+    result: RoundPairing
+    if tournament.format == Tournament.Format.TEAMS:
+        everyone = _available(tournament, number, locked)
+        snapshot = selectors.snapshot_of(everyone)
+        selectors.apply_standings(records, snapshot)
+        teams = [e for e in everyone if e.team_id is None]
+        pairs = sorted((e for e in everyone if e.team_id), key=lambda e: (e.seed or 10**9, e.pk))
+        team_records = _team_records(teams, pairs, records)
+        for team in teams:
+            if team.pk in snapshot:  # the teams' table orders teams with the same points
+                team_records[team.pk].standing = snapshot[team.pk].rank
+        members = {t.pk: tuple(p.pk for p in pairs if p.team_id == t.pk) for t in teams}
+        ranked = selectors.ranked(teams, team_records)
+        competitors = [
+            _competitor(t, i, team_records[t.pk], members=members[t.pk])
+            for i, t in enumerate(ranked, 1)
+        ]
+        _require(len(competitors) >= 2, _("At least two teams are needed."))
+        result = _call(algorithms.teams, competitors, swiss_options)
+    else:
+        entries = _available(tournament, number, locked)
+        selectors.apply_standings(records, selectors.snapshot_of(entries))
+        ranked = selectors.ranked(entries, records)
+        empty = selectors.Record()
+        competitors = [_competitor(e, i, records.get(e.pk, empty)) for i, e in enumerate(ranked, 1)]
+        if tournament.format == Tournament.Format.INDIVIDUAL:
+            _require(len(competitors) >= 4, _("At least four players are needed."))
+            result = _call(
+                algorithms.individual, competitors,
+                IndividualOptions(round_number=number, random_seed=seed),
+            )  # fmt: skip
+        elif tournament.system == Tournament.System.ROUND_ROBIN:
+            _require(len(competitors) >= 2, _("At least two entries are needed."))
+            result = _round_robin(tournament, number, {c.id for c in competitors})
+        else:
+            _require(len(competitors) >= 2, _("At least two entries are needed."))
+            result = _call(algorithms.swiss, competitors, swiss_options)
+    return _as_plan(tournament, result)
+
+
+def _call(algorithm: Any, *args: Any) -> RoundPairing:
+    """The algorithms refuse impossible input with ValueError: a failure the organiser sees."""
+    try:
+        result: RoundPairing = algorithm(*args)
+    except ValueError as err:
+        raise PairingFailed.one("cannot_pair", str(err)) from err
+    return result
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise PairingFailed.one("too_few", message)
+
+
+def _round_robin(tournament: Tournament, number: int, present: set[int]) -> RoundPairing:
+    """Berger tables over every active entry (the schedule must not move); a table whose
+    opponent is away this round leaves the present one with a bye."""
+    everyone = tournament.entries.filter(status=Entry.Status.ACTIVE).order_by("seed", "pk")
+    full = _call(algorithms.round_robin_round, [e.pk for e in everyone], number)
+    tables = []
+    byes = [bye for bye in full.byes if bye.id in present]
+    for table in full.tables:
+        here = [i for i in (*table.ns, *table.ew) if i in present]
+        if len(here) == len(table.ns) + len(table.ew):
+            tables.append(table)
+        else:
+            byes += [algorithms.Bye(i, frozenset({"bye"})) for i in here]
+    return RoundPairing(tables=tuple(tables), byes=tuple(byes), notes=full.notes)
+
+
+def _as_plan(tournament: Tournament, result: RoundPairing) -> Plan:
+    tables: list[PlannedTable] = []
+    for table in sorted(result.tables, key=lambda t: t.number):
+        flags = tuple(sorted(table.flags))
+        if tournament.format == Tournament.Format.TEAMS and len(table.ns) > 1:
+            # one physical table per pair of each team
+            tables += [PlannedTable((a,), (b,), flags) for a, b in zip(table.ns, table.ew,
+                                                                        strict=True)]  # fmt: skip
+        else:
+            tables.append(PlannedTable(tuple(table.ns), tuple(table.ew), flags))
+    byes = [(bye.id, tuple(sorted(bye.flags))) for bye in result.byes]
+    seen = [i for t in tables for i in (*t.ns, *t.ew)] + [i for i, _flags in byes]
+    if len(seen) != len(set(seen)):
+        raise PairingFailed.one("bad_pairing", "the algorithm placed an entry twice")
+    return Plan(tables, byes, list(result.notes))

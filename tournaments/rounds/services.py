@@ -1,0 +1,348 @@
+"""A round's life: asking for its pairing, the organiser's review, publication, finishing it.
+
+    start_pairing(user, tournament_id) -> Round      round N (or the failed one again) in
+                                                      ``pairing``; the task is sent on commit
+    round_to_pair(tournament, last) -> (n, refusal)  which round may be paired now, or why not
+    swap(user, round_id, entry_a, entry_b) -> Round   two entries change places
+    set_locked(user, pairing_id, locked) -> Pairing   a locked table survives regeneration
+    regenerate(user, round_id) -> Round               the unlocked rest paired again (task)
+    assign_referee(user, pairing_id, referee) -> Pairing
+    publish(user, round_id) -> Round
+    finish_round(user, round_id) -> Round             every table decided: ``finished``, the
+                                                      standings snapshot taken (audited)
+    close_tournament(user, tournament_id) -> Tournament   ``finished`` once every round is
+
+Round N+1 may be paired as soon as N is published; closing the event needs every round finished.
+The pairing itself is ``rounds.planning`` (what) and ``rounds.job`` (writing it, in Celery).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts import audit
+from accounts.roles import CHIEF_REFEREE, REFEREE, has_role
+from scoring.models import Match
+from tournaments.access import User, can_manage, require_manager
+from tournaments.errors import Conflict, NotAllowed, TournamentError, Unavailable
+from tournaments.models import (
+    Entry,
+    Pairing,
+    PairingEntry,
+    Round,
+    Sanction,
+    Tournament,
+)
+from tournaments.results import take_snapshot
+from tournaments.rounds.job import (
+    SEAT_FIELDS,
+    create_match,
+    drop_unlocked,
+    fail_pairing,
+    require_blank,
+    seats_of,
+)
+
+log = logging.getLogger(__name__)
+
+
+def _send(round_id: int, task_id: str) -> None:
+    """Hand the job to the broker (after the round's commit). With the broker down the round
+    goes back to ``new`` with the reason, and the caller gets ``Unavailable`` (503): the round
+    never waits in ``pairing`` for a job nobody has."""
+    from kombu.exceptions import OperationalError
+
+    from tournaments.rounds.tasks import pair_round
+
+    try:
+        pair_round.apply_async(args=[round_id], task_id=task_id)
+    except OperationalError as exc:
+        log.error("pairing round %s: the broker is unreachable: %s", round_id, exc)
+        message = _("The task queue is unreachable; nothing was paired. Try again in a minute.")
+        fail_pairing(round_id, str(message))
+        raise Unavailable.one("queue_unavailable", message) from exc
+
+
+def _queue(round_: Round, user: User | None) -> None:
+    round_.status = Round.Status.PAIRING
+    round_.task_id = uuid.uuid4().hex
+    round_.error = ""
+    round_.progress = 0
+    round_.step = "queued"
+    round_.pairing_started_at = timezone.now()
+    if user is not None and user.is_authenticated:
+        round_.requested_by = user  # type: ignore[assignment]
+    round_.save()
+    round_id, task_id = round_.pk, round_.task_id
+    transaction.on_commit(lambda: _send(round_id, task_id))
+
+
+def round_to_pair(tournament: Tournament, last: Round | None) -> tuple[int, str]:
+    """The round "pair round N" would pair, and why it cannot ("" when it can).
+
+    A round whose job failed (``new``) is paired again; the next one waits until the last is
+    published. Refusals: ``finished``, ``round_open`` (N is the open round), ``all_paired``.
+    """
+    if tournament.status == Tournament.Status.FINISHED:
+        return (last.number if last else 0), "finished"
+    if last is None:
+        return 1, ""
+    if last.status == Round.Status.NEW:
+        return last.number, ""
+    if last.status in (Round.Status.PAIRING, Round.Status.PAIRED):
+        return last.number, "round_open"
+    if last.number >= tournament.rounds:
+        return last.number, "all_paired"
+    return last.number + 1, ""
+
+
+def start_pairing(user: User, tournament_id: int) -> Round:
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        require_manager(user, tournament)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise Conflict.one("finished", _("The tournament is finished."))
+        last = tournament.round_set.order_by("-number").first()
+        number, refusal = round_to_pair(tournament, last)
+        if refusal == "round_open":
+            raise Conflict.one(
+                "round_open",
+                _("Round %(n)s is not published yet; publish it first.") % {"n": number},
+            )
+        if refusal == "all_paired":
+            raise Conflict.one("all_paired", _("Every round has been paired."))
+        if last is not None and last.number == number:
+            round_ = last  # the job failed: try again
+        else:
+            round_ = Round.objects.create(tournament=tournament, number=number)
+        active = tournament.entries.filter(status=Entry.Status.ACTIVE)
+        if active.count() < 2:
+            raise TournamentError.one("too_few", _("At least two active entries are needed."))
+        if tournament.status == Tournament.Status.REGISTRATION:
+            tournament.status = Tournament.Status.RUNNING
+            tournament.save(update_fields=["status"])
+        before = {"status": round_.status}
+        _queue(round_, user)
+        audit.record(user, "round.pair", round_, tournament_id=tournament.pk, before=before,
+                     after={"number": round_.number, "status": round_.status})  # fmt: skip
+    return round_
+
+
+def _locked_round(user: User, round_id: int, *statuses: str) -> Round:
+    round_ = (
+        Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_id)
+    )
+    require_manager(user, round_.tournament)
+    if statuses and round_.status not in statuses:
+        raise Conflict.one(
+            "round_state",
+            _("Round %(n)s is %(status)s; that cannot be done now.")
+            % {"n": round_.number, "status": round_.get_status_display()},
+        )
+    return round_
+
+
+def _renew_match(pairing: Pairing, user: Any) -> None:
+    """A table's seats or referee changed: its blank match is replaced by a new one."""
+    if pairing.table is None:
+        return
+    old = pairing.match
+    if old is not None:
+        require_blank(old)
+    places = list(pairing.places.select_related("entry").prefetch_related("entry__players"))
+    ns = [p.entry for p in places if p.side == "NS"]
+    ew = [p.entry for p in places if p.side == "EW"]
+    for seat, player in seats_of(ns, ew).items():
+        setattr(pairing, f"{SEAT_FIELDS[seat]}_id", player)
+    pairing.match = None
+    pairing.save()
+    if old is not None:
+        old.delete()
+    pairing.match = create_match(pairing, ns, ew, user)
+    pairing.save(update_fields=["match"])
+
+
+def swap(user: User, round_id: int, entry_a: int, entry_b: int) -> Round:
+    """Entries ``entry_a`` and ``entry_b`` change places (table and side, or a bye)."""
+    with transaction.atomic():
+        round_ = _locked_round(user, round_id, Round.Status.PAIRED)
+        places = {p.entry_id: p for p in PairingEntry.objects.select_related("pairing").filter(
+            round=round_, entry_id__in=[entry_a, entry_b])}  # fmt: skip
+        if len(places) != 2 or entry_a == entry_b:
+            raise TournamentError.one(
+                "not_in_round", _("Choose two different entries of this round."), "entries"
+            )
+        a, b = places[entry_a], places[entry_b]
+        before = {str(p.entry_id): {"table": p.pairing.table, "side": p.side} for p in (a, b)}
+        if a.pairing_id == b.pairing_id:
+            raise TournamentError.one(
+                "same_table", _("These entries already play at the same table."), "entries"
+            )
+        if a.pairing.locked or b.pairing.locked:
+            raise Conflict.one("locked", _("A locked table cannot change; unlock it first."))
+        a.pairing, b.pairing = b.pairing, a.pairing
+        a.side, b.side = b.side, a.side
+        a.position, b.position = b.position, a.position
+        for place in (a, b):
+            place.save(update_fields=["pairing", "side", "position"])
+        for pairing in (a.pairing, b.pairing):
+            pairing.flags = sorted(set(pairing.flags) | {"swapped"})
+            pairing.save(update_fields=["flags"])
+            _renew_match(pairing, user)
+        after = {str(p.entry_id): {"table": p.pairing.table, "side": p.side} for p in (a, b)}
+        audit.record(user, "round.swap", round_, tournament_id=round_.tournament_id,
+                     before=before, after=after)  # fmt: skip
+    return round_
+
+
+def set_locked(user: User, pairing_id: int, locked: bool) -> Pairing:
+    with transaction.atomic():
+        pairing = Pairing.objects.get(pk=pairing_id)
+        round_ = _locked_round(user, pairing.round_id, Round.Status.PAIRED)
+        before = {"table": pairing.table, "locked": pairing.locked}
+        pairing.locked = locked
+        pairing.save(update_fields=["locked"])
+        if before["locked"] != locked:
+            audit.record(user, "pairing.lock" if locked else "pairing.unlock", pairing,
+                         tournament_id=round_.tournament_id, before=before,
+                         after={"table": pairing.table, "locked": locked})  # fmt: skip
+    return pairing
+
+
+def regenerate(user: User, round_id: int) -> Round:
+    with transaction.atomic():
+        round_ = _locked_round(user, round_id, Round.Status.PAIRED)
+        if not round_.pairings.filter(locked=False).exists():
+            raise Conflict.one("all_locked", _("Every table is locked; nothing to pair again."))
+        kept = sorted(round_.pairings.filter(locked=True).values_list("table", flat=True))
+        before = {"status": round_.status}
+        drop_unlocked(round_)
+        _queue(round_, user)
+        audit.record(user, "round.regenerate", round_, tournament_id=round_.tournament_id,
+                     before=before, after={"status": round_.status, "locked_tables": kept})
+    return round_
+
+
+def assign_referee(user: User, pairing_id: int, referee: AbstractBaseUser | None) -> Pairing:
+    with transaction.atomic():
+        pairing = Pairing.objects.select_related("match").get(pk=pairing_id)
+        round_ = _locked_round(user, pairing.round_id, Round.Status.PAIRED, Round.Status.PUBLISHED)
+        if pairing.table is None:
+            raise TournamentError.one("bye", _("A bye has no table to referee."), "table")
+        if referee is not None and not (has_role(referee, REFEREE)
+                                        or has_role(referee, CHIEF_REFEREE)):  # fmt: skip
+            raise TournamentError.one(
+                "not_referee", _("%(name)s is not a referee.") % {"name": referee}, "referee"
+            )
+        before = {"table": pairing.table, "referee": pairing.referee_id}
+        pairing.referee = referee  # type: ignore[assignment]
+        pairing.round = round_
+        _renew_match(pairing, user)
+        if before["referee"] != pairing.referee_id:
+            audit.record(user, "pairing.referee", pairing, tournament_id=round_.tournament_id,
+                         before=before, after={"table": pairing.table,
+                                               "referee": pairing.referee_id})  # fmt: skip
+    return pairing
+
+
+def publish(user: User, round_id: int) -> Round:
+    with transaction.atomic():
+        round_ = _locked_round(user, round_id, Round.Status.PAIRED)
+        round_.status = Round.Status.PUBLISHED
+        round_.published_at = timezone.now()
+        round_.save(update_fields=["status", "published_at"])
+        audit.record(user, "round.publish", round_, tournament_id=round_.tournament_id,
+                     before={"status": Round.Status.PAIRED},
+                     after={"status": round_.status})  # fmt: skip
+    return round_
+
+
+def close_tournament(user: User, tournament_id: int) -> Tournament:
+    """The event is over: ``finished`` once every round that exists is finished (a tournament
+    may end before its planned number of rounds). Already finished: returned as it is.
+
+    Refusals: ``not_organiser`` (403), ``no_rounds`` and ``rounds_open`` (409, which rounds)."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        require_manager(user, tournament)
+        if tournament.status == Tournament.Status.FINISHED:
+            return tournament
+        statuses = dict(tournament.round_set.values_list("number", "status"))
+        if not statuses:
+            raise Conflict.one("no_rounds", _("No round has been played yet."))
+        open_rounds = sorted(n for n, s in statuses.items() if s != Round.Status.FINISHED)
+        if open_rounds:
+            raise Conflict.one(
+                "rounds_open",
+                _("Finish every round first; not finished: %(rounds)s.")
+                % {"rounds": ", ".join(map(str, open_rounds))},
+            )
+        before = {"status": tournament.status}
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+        audit.record(user, "tournament.close", tournament, tournament_id=tournament.pk,
+                     before=before, after={"status": tournament.status})  # fmt: skip
+    return tournament
+
+
+# --- finishing a round ---------------------------------------------------------------------------
+
+
+def _locked_round_to_finish(user: User, round_id: int) -> Round:
+    round_ = (
+        Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_id)
+    )
+    if not can_manage(user, round_.tournament):
+        raise NotAllowed.one("not_allowed", _("You do not manage this tournament."))
+    return round_
+
+
+def _finish(user: User, round_id: int) -> Round:
+    """Close a published round whose every table is confirmed or forfeited; take the snapshot."""
+    with transaction.atomic():
+        round_ = _locked_round_to_finish(user, round_id)
+        if round_.status == Round.Status.FINISHED:
+            return round_
+        if round_.status != Round.Status.PUBLISHED:
+            raise Conflict.one("not_published", _("Only a published round can be finished."))
+        forfeited = set(
+            Sanction.objects.filter(tournament=round_.tournament, kind=Sanction.Kind.FORFEIT,
+                                    revoked_at__isnull=True, pairing__round=round_)
+            .values_list("pairing_id", flat=True)
+        )  # fmt: skip
+        open_tables = sorted(
+            round_.pairings.filter(table__isnull=False)
+            .exclude(match__status=Match.Status.CONFIRMED)
+            .exclude(pk__in=forfeited)
+            .values_list("table", flat=True)
+        )
+        if open_tables:
+            raise Conflict.one(
+                "tables_open",
+                _("Tables not confirmed yet: %(tables)s.")
+                % {"tables": ", ".join(map(str, open_tables))},
+            )
+        round_.status = Round.Status.FINISHED
+        round_.finished_at = timezone.now()
+        round_.save(update_fields=["status", "finished_at"])
+        take_snapshot(round_)
+    return round_
+
+
+def finish_round(user: Any, round_id: int) -> Round:
+    """Close a published round whose every table is confirmed or forfeited; take its standings
+    snapshot (``results.take_snapshot``). Audited when the round's status changed."""
+    with transaction.atomic():
+        before = Round.objects.filter(pk=round_id).values_list("status", flat=True).first()
+        round_ = _finish(user, round_id)
+        if before != round_.status:
+            audit.record(user, "round.finish", round_, tournament_id=round_.tournament_id,
+                         before={"status": before}, after={"status": round_.status})  # fmt: skip
+    return round_

@@ -1,0 +1,214 @@
+"""The organiser's pages of a round's life, and the published round for everyone.
+
+    /manage/<pk>/                          the dashboard: rounds, "pair round N", close
+    /manage/<pk>/rounds/pair/              start the pairing job (Celery)
+    /manage/<pk>/rounds/<n>/               review: swap, lock, regenerate, referees, publish,
+                                           finish; each table's flags explained
+    /manage/<pk>/rounds/<n>/status/        the JSON the round page polls while the job runs
+    /manage/<pk>/rounds/<n>/print/         the table list to print
+    /tournaments/<pk>/rounds/<n>/          a published round (no login when public)
+
+Thin: ``rounds.services`` decides and writes, ``rounds.selectors`` read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.generic import DetailView
+
+from accounts.roles import CHIEF_REFEREE, REFEREE
+from tournaments import access
+from tournaments.errors import TournamentError
+from tournaments.http import ManageView, refused, standings_url
+from tournaments.models import (
+    Entry,
+    Pairing,
+    Round,
+    Sanction,
+    Tournament,
+)
+from tournaments.pairing import FLAGS
+from tournaments.rounds import selectors, services
+from tournaments.selectors import round_with_pairings
+
+FLAG_LABELS = {
+    "float_up": _("paired with a higher score group"),
+    "float_down": _("paired with a lower score group"),
+    "bye": _("no opponent this round"),
+    "rematch": _("these sides met before: no rematch-free pairing existed"),
+    "rematch_avoided": _("the natural opponent was a rematch and was avoided"),
+    "partner_repeated": _("partners again: it could not be avoided"),
+    "same_club": _("same club: it could not be avoided"),
+    "seat_repeated": _("same seat (NS/EW) as last time: it could not be balanced"),
+    "by_seed": _("round 1 by seed: top half against bottom half"),
+    "by_lot": _("round 1 by lot"),
+    "swapped": _("changed by the organiser"),
+}
+assert set(FLAGS) <= set(FLAG_LABELS)  # noqa: S101 - every flag of the contract is explained
+
+
+class DashboardView(ManageView):
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        round_list = list(self.tournament.round_set.order_by("number"))
+        last = round_list[-1] if round_list else None
+        next_number, refusal = services.round_to_pair(self.tournament, last)
+        counts = selectors.table_counts(self.tournament)
+        empty = selectors.TableCounts()
+        rows = [
+            {"round": r, "counts": counts.get(r.number, empty),
+             "standings_url": standings_url(pk, r.number)
+             if r.status == Round.Status.FINISHED else ""}
+            for r in round_list
+        ]  # fmt: skip
+        # published rounds waiting to be finished (the next one may be paired meanwhile)
+        to_finish = [r for r in round_list if r.status == Round.Status.PUBLISHED]
+        finished = self.tournament.status == Tournament.Status.FINISHED
+        can_close = (not finished and bool(round_list)
+                     and all(r.status == Round.Status.FINISHED for r in round_list))  # fmt: skip
+        return self.render(
+            "rounds/dashboard.html", rounds=round_list, round_rows=rows, can_pair=not refusal,
+            next_number=next_number, to_finish=to_finish, can_close=can_close,
+            short=can_close and len(round_list) < self.tournament.rounds,
+            active=self.tournament.entries.filter(status=Entry.Status.ACTIVE).count(),
+        )  # fmt: skip
+
+
+class CloseView(ManageView):
+    """Close the event: finished once every round is finished."""
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        try:
+            services.close_tournament(request.user, pk)
+        except TournamentError as err:
+            refused(request, err)
+        else:
+            messages.success(request, _("The tournament is finished."))
+        return redirect("tournaments:manage", pk=pk)
+
+
+class PairRoundView(ManageView):
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        try:
+            round_ = services.start_pairing(request.user, pk)
+        except TournamentError as err:
+            refused(request, err)
+            return redirect("tournaments:manage", pk=pk)
+        return redirect("tournaments:manage_round", pk=pk, number=round_.number)
+
+
+def _referees() -> list[Any]:
+    users = get_user_model().objects.filter(groups__name__in=[REFEREE, CHIEF_REFEREE])
+    return list(users.distinct().order_by("username"))
+
+
+class RoundView(ManageView):
+    def get(self, request: HttpRequest, pk: int, number: int) -> HttpResponse:
+        round_ = self.round(number)
+        round_ = round_with_pairings(Round.objects.filter(pk=round_.pk)).get()
+        pairings = list(round_.pairings.all())
+        tables = [p for p in pairings if p.table]
+        forfeited = set(
+            Sanction.objects.filter(pairing__round=round_, kind=Sanction.Kind.FORFEIT,
+                                    revoked_at__isnull=True).values_list("pairing_id", flat=True)
+        )  # fmt: skip
+        open_tables = [p.table for p in tables if p.pk not in forfeited
+                       and (p.match is None or p.match.status != "confirmed")]  # fmt: skip
+        return self.render(
+            "rounds/round.html", round=round_, tables=tables, forfeited=forfeited,
+            byes=[p for p in pairings if not p.table], flag_labels=FLAG_LABELS,
+            referees=_referees(), entries=[pl.entry for p in pairings for pl in p.places.all()],
+            status_url=reverse("tournaments:manage_round_status", args=[pk, number]),
+            open_tables=open_tables, standings_url=standings_url(pk, number),
+        )  # fmt: skip
+
+
+class RoundStatusView(ManageView):
+    """The small JSON the round page polls while the job runs."""
+
+    def get(self, request: HttpRequest, pk: int, number: int) -> HttpResponse:
+        round_ = self.round(number)
+        return JsonResponse({
+            "status": round_.status, "status_label": round_.get_status_display(),
+            "progress": round_.progress, "step": round_.step, "error": round_.error,
+        })  # fmt: skip
+
+
+class RoundActionView(ManageView):
+    def post(self, request: HttpRequest, pk: int, number: int, action: str) -> HttpResponse:
+        round_ = self.round(number)
+        post = request.POST
+        try:
+            if action == "swap":
+                services.swap(request.user, round_.pk, int(post["entry_a"]), int(post["entry_b"]))
+                messages.success(request, _("The entries changed places."))
+            elif action in ("lock", "unlock"):
+                pairing = get_object_or_404(Pairing, pk=int(post["pairing"]), round=round_)
+                services.set_locked(request.user, pairing.pk, action == "lock")
+            elif action == "referee":
+                pairing = get_object_or_404(Pairing, pk=int(post["pairing"]), round=round_)
+                referee = (get_user_model().objects.get(pk=int(post["referee"]))
+                           if post.get("referee") else None)  # fmt: skip
+                services.assign_referee(request.user, pairing.pk, referee)
+                messages.success(request, _("Referee assigned to table %(table)s.")
+                                 % {"table": pairing.table})  # fmt: skip
+            elif action == "regenerate":
+                services.regenerate(request.user, round_.pk)
+            elif action == "publish":
+                services.publish(request.user, round_.pk)
+                messages.success(request, _("Round %(n)s is published.") % {"n": number})
+            elif action == "finish":
+                services.finish_round(request.user, round_.pk)
+                messages.success(request, _("Round %(n)s is finished; its standings are saved.")
+                                 % {"n": number})  # fmt: skip
+            else:
+                raise Http404
+        except (KeyError, ValueError):
+            messages.error(request, _("Bad request."))
+        except TournamentError as err:
+            refused(request, err)
+        return redirect("tournaments:manage_round", pk=pk, number=number)
+
+
+class PrintTablesView(ManageView):
+    """The table list to pin up in the hall: table, seats and names (leaders at table 1)."""
+
+    def get(self, request: HttpRequest, pk: int, number: int) -> HttpResponse:
+        round_ = self.round(number)
+        round_ = round_with_pairings(Round.objects.filter(pk=round_.pk)).get()
+        pairings = list(round_.pairings.all())
+        return self.render("rounds/print_tables.html", round=round_,
+                           tables=[p for p in pairings if p.table],
+                           byes=[p for p in pairings if not p.table])  # fmt: skip
+
+
+class RoundPairingsView(DetailView):
+    """A published round's tables: who sits where (players find their table and seat)."""
+
+    template_name = "tournaments/rounds/pairings.html"
+    context_object_name = "round"
+
+    def get_object(self, queryset: QuerySet[Round] | None = None) -> Round:
+        visible = access.visible_tournaments(self.request.user)
+        published = (Round.Status.PUBLISHED, Round.Status.FINISHED)
+        rounds = Round.objects.filter(tournament__in=visible, tournament_id=self.kwargs["pk"],
+                                      number=self.kwargs["number"], status__in=published)
+        round_ = round_with_pairings(rounds).first()
+        if round_ is None:
+            raise Http404
+        return round_
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        pairings = list(self.object.pairings.all())
+        context["tournament"] = self.object.tournament
+        context["tables"] = [p for p in pairings if p.table]
+        context["byes"] = [p for p in pairings if not p.table]
+        return context
