@@ -25,13 +25,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rules import engine as engine_module  # noqa: E402
 from rules.contract import check  # noqa: E402
-from rules.engine import Judge  # noqa: E402
+from rules.engine import judge as judge_module  # noqa: E402
+from rules.engine.judge import Judge  # noqa: E402
 from rules.presets import make_rules  # noqa: E402
 from rules.simulate import play_match  # noqa: E402
 
-COMPILED = ["tiles.py", "errors.py", "presets.py", "engine.py", "contract.py"]
+COMPILED = [
+    "tiles.py", "errors.py", "presets.py", "engine/types.py", "engine/base.py",
+    "engine/reading.py", "engine/checks.py", "engine/ending.py", "engine/scoring.py",
+    "engine/judge.py", "contract.py",
+]
 
 
 def main() -> None:
@@ -43,8 +47,8 @@ def main() -> None:
     parser.add_argument("--mypyc", action="store_true",
                         help="also measure the same source compiled with mypyc")
     args = parser.parse_args()
-    build = "compiled with mypyc" if engine_module.__file__.endswith(".so") else "pure Python"
-    print(f"rules package: {build} ({Path(engine_module.__file__).parent})")
+    build = "compiled with mypyc" if judge_module.__file__.endswith(".so") else "pure Python"
+    print(f"rules package: {build} ({Path(judge_module.__file__).parent.parent})")
 
     rules = make_rules(args.preset)
     rng = random.Random(args.seed)

@@ -9,7 +9,8 @@ Pure Python: imports nothing from Django or the project's apps. The specificatio
 """
 
 from .contract import check
-from .engine import DealVerdict, Judge, MatchState, MatchVerdict
+from .engine.judge import Judge
+from .engine.types import DealVerdict, MatchState, MatchVerdict
 from .errors import Problem, RulesError
 from .presets import KNOBS, PRESETS, Rules, catalogue, make_rules
 

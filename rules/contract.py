@@ -10,7 +10,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from .engine import Judge
+from .engine.judge import Judge
 from .errors import Problem, RulesError
 from .presets import make_rules
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import tiles as T
-from .engine import Judge, MatchState
+from .engine.judge import Judge
+from .engine.types import MatchState
 from .presets import Rules
 
 #: Ladder order of the first lead: 1:1, 2:2 … 6:6, then 0:0.

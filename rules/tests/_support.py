@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from rules import tiles as T
-from rules.engine import DealVerdict, Judge, MatchVerdict
+from rules.engine.judge import Judge
+from rules.engine.types import DealVerdict, MatchVerdict
 from rules.presets import make_rules
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from rules.contract import check, check_text
-from rules.engine import DealVerdict, MatchVerdict
+from rules.engine.types import DealVerdict, MatchVerdict
 from rules.errors import RulesError
 from rules.presets import make_rules
 from rules.tests._support import (

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.contract import check
-from rules.engine import Judge
+from rules.engine.judge import Judge
 from rules.presets import make_rules
 from rules.simulate import play_match
 

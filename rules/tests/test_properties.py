@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from rules import tiles as T
 from rules.contract import check
-from rules.engine import Judge
+from rules.engine.judge import Judge
 from rules.presets import Rules, make_rules
 from rules.simulate import PlayedDeal, play_deal, play_match
 from rules.tests._support import REPO_ROOT, codes
