@@ -1,0 +1,92 @@
+"""Operations on a match's protocol. Each is one transaction with the match row locked.
+
+Every change is judged by ``rules`` and leaves the match's cached totals equal to the engine's
+fold of the stored deals, bumps ``Match.version`` and writes one ``MatchVersion`` history row.
+Views, the API, the admin and the tournaments app call these and nothing else to write.
+
+    create_match(*, user, rules_preset="sport", rules_options=None, players=None,
+                 seats=None, referee=None, label="", table="", confirm_pin=None) -> Match
+        seats: {"N": Player | player id | None, …}; referee: a user or None.
+    create_matches(user, [MatchSpec(...), …]) -> [Match]     a round's tables in bulk
+    record_deal(match_id, deal, user, client_id=None, expected_version=None) -> RecordedDeal
+        a retry with the same client_id returns the stored deal (``created`` False).
+    preview_deal(match_id, deal) -> DealVerdict        what would be written; nothing stored
+    amend_last_deal(match_id, deal, user, n=None, expected_version=None) -> Deal
+    delete_last_deal(match_id, user, n=None, expected_version=None) -> Match
+    set_confirm_pin(match_id, user, pin) -> Match            (desk only)
+    submit(match_id, user, expected_version=None) -> Match
+    confirm(match_id, user, pin=None) -> Match
+    correct(match_id, user, deals, reason, expected_version=None) -> Match
+
+Refusals raise ``scoring.errors``: ``DealRefused`` (400, the engine's codes), ``ScoringError``
+(400), ``NotAllowed`` (403), ``Conflict`` (409, with the current match); a missing match raises
+``Match.DoesNotExist``. Who may do what is decided here (``can_write``, ``can_confirm`` …), so
+every caller enforces the same permissions.
+
+The package owns a match's protocol from creation to correction; this module is its interface
+(callers use ``from scoring import services``) and re-exports the public names of its modules:
+
+    permissions     who may create, write, confirm at the desk, correct; ``ORGANISER_SCOPE``
+    creation        ``create_match``, ``create_matches`` and ``MatchSpec``
+    deals           ``preview_deal``, ``record_deal`` (idempotent by ``client_id``),
+                    ``amend_last_deal``, ``delete_last_deal``
+    confirmation    ``set_confirm_pin``, ``submit``, ``confirm`` (the desk or the captain's PIN)
+    corrections     ``correct``
+    guards          the match locked and the checks before a change (version, editable, writer)
+    history         the version bump and the ``MatchVersion`` rows
+    state           the engine's fold of the stored deals and the match's cached totals
+"""
+
+from __future__ import annotations
+
+from scoring.services.confirmation import (
+    MAX_PIN_FAILURES,
+    PIN_PATTERN,
+    confirm,
+    set_confirm_pin,
+    submit,
+)
+from scoring.services.corrections import correct
+from scoring.services.creation import MatchSpec, create_match, create_matches
+from scoring.services.deals import (
+    RecordedDeal,
+    amend_last_deal,
+    delete_last_deal,
+    preview_deal,
+    record_deal,
+)
+from scoring.services.guards import EDITABLE
+from scoring.services.permissions import (
+    ORGANISER_SCOPE,
+    User,
+    can_correct,
+    can_create,
+    can_write,
+    is_desk,
+    is_desk_for,
+)
+
+__all__ = [
+    "EDITABLE",
+    "MAX_PIN_FAILURES",
+    "ORGANISER_SCOPE",
+    "PIN_PATTERN",
+    "MatchSpec",
+    "RecordedDeal",
+    "User",
+    "amend_last_deal",
+    "can_correct",
+    "can_create",
+    "can_write",
+    "confirm",
+    "correct",
+    "create_match",
+    "create_matches",
+    "delete_last_deal",
+    "is_desk",
+    "is_desk_for",
+    "preview_deal",
+    "record_deal",
+    "set_confirm_pin",
+    "submit",
+]

@@ -1,0 +1,88 @@
+"""Correcting a confirmed protocol: the chief referee replaces its deals, with a reason; the
+previous confirmed version stays in the history and ``protocol_corrected`` is sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring.errors import Conflict, DealRefused, NotAllowed, ScoringError, error, problem_item
+from scoring.models import Deal, Match, MatchVersion
+from scoring.services.guards import _check_version, _lock
+from scoring.services.history import _history_row
+from scoring.services.permissions import User, can_correct
+from scoring.services.state import _apply_state, _clean_record, _Fold, _judge, _protocol
+from scoring.signals import protocol_corrected
+
+
+def correct(
+    match_id: int,
+    user: User,
+    deals: Sequence[Any],
+    reason: str,
+    expected_version: int | None = None,
+) -> Match:
+    """Replace a confirmed protocol's deals (chief referee only, with a reason).
+
+    Every deal must be legal; the previous confirmed version stays in the history with its
+    protocol, and the new one becomes the confirmed version.
+    """
+    reason = (reason or "").strip()
+    with transaction.atomic():
+        match = _lock(match_id)
+        if not can_correct(user):
+            raise NotAllowed.one(
+                "not_chief_referee", _("Only the chief referee may correct a protocol.")
+            )
+        _check_version(match, expected_version)
+        if match.status != Match.Status.CONFIRMED:
+            raise Conflict(
+                [error("not_confirmed", _("Only a confirmed protocol is corrected; this one "
+                                          "can still be edited or confirmed."))],
+                match,
+            )  # fmt: skip
+        if not reason:
+            raise ScoringError.one(
+                "reason_required", _("Say why the protocol is corrected."), "reason"
+            )
+        if not isinstance(deals, Sequence) or isinstance(deals, str | bytes) or not deals:
+            raise ScoringError.one("bad_deals", _("Give the corrected list of deals."), "deals")
+        records = [_clean_record(d) for d in deals]
+        judge = _judge(match)
+        state = judge.start()
+        verdicts = [judge.judge(state, record) for record in records]
+        problems = [problem_item(p, f"deals.{i}") for i, v in enumerate(verdicts) for p in v.errors]
+        if problems:
+            raise DealRefused(problems)
+        before = _protocol(match)
+        previous = MatchVersion.objects.filter(match=match, confirmed=True)
+        previous.update(confirmed=False)
+        match.deals.all().delete()
+        won = _Fold(state)
+        for verdict in verdicts:
+            won.count(verdict)
+        _apply_state(match, state, won.won)
+        match.version += 1
+        match.save()
+        Deal.objects.bulk_create(
+            Deal(
+                match=match,
+                n=i,
+                record=record,
+                verdict=verdict.to_dict(),
+                match_version=match.version,
+                created_by=user if user.is_authenticated else None,
+            )
+            for i, (record, verdict) in enumerate(zip(records, verdicts, strict=True), start=1)
+        )
+        after = _protocol(match)
+        _history_row(
+            match, user, MatchVersion.Action.CORRECT, before, after, reason,
+            protocol=after, confirmed=True,
+        )  # fmt: skip
+        protocol_corrected.send(sender=Match, match=match)
+    return match

@@ -1,0 +1,92 @@
+"""A match's protocol as the rules engine sees it: the engine's fold of the stored deals, the
+cached totals written back on the match row, and deal records cleaned on the way in and shown on
+the way out (in history rows and the confirmed protocol).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from rules import DealVerdict, Judge, MatchState
+from scoring.errors import DealRefused, problem_item
+from scoring.models import Deal, Match
+
+
+def _judge(match: Match) -> Judge:
+    return Judge(match.get_rules())
+
+
+def _records(match: Match, upto: int | None = None) -> list[dict[str, Any]]:
+    queryset = match.deals.order_by("n")
+    if upto is not None:
+        queryset = queryset.filter(n__lte=upto)
+    return [deal.record for deal in queryset]
+
+
+def _state_after(judge: Judge, records: Sequence[Any]) -> MatchState:
+    return _fold(judge, records).state
+
+
+@dataclass
+class _Fold:
+    """The engine's state after some deals, and how many deals each side won."""
+
+    state: MatchState
+    won: dict[str, int] = field(default_factory=dict)
+
+    def count(self, verdict: DealVerdict) -> DealVerdict:
+        if verdict.ok and verdict.winner:
+            self.won[verdict.winner] = self.won.get(verdict.winner, 0) + 1
+        return verdict
+
+
+def _fold(judge: Judge, records: Sequence[Any]) -> _Fold:
+    fold = _Fold(judge.start())
+    for record in records:
+        fold.count(judge.judge(fold.state, record))
+    return fold
+
+
+def _apply_state(match: Match, state: MatchState, won: dict[str, int] | None = None) -> None:
+    match.deals_won = dict(won or {})
+    match.totals = dict(state.totals)
+    match.finished = state.finished
+    match.end = state.end or ""
+    match.winner = state.winner or ""
+    match.unclaimed_eggs = state.eggs
+    match.next_leader = state.leader or ""
+
+
+#: what ``_apply_state`` and a deal's recording change on the match row
+_STATE_FIELDS = ["deals_won", "totals", "finished", "end", "winner", "unclaimed_eggs",
+                 "next_leader", "status", "version", "updated_at"]  # fmt: skip
+
+
+def _refused(verdict: DealVerdict, prefix: str | None = None) -> DealRefused:
+    return DealRefused([problem_item(p, prefix) for p in verdict.errors])
+
+
+def _clean_record(deal: Any) -> dict[str, Any]:
+    if not isinstance(deal, Mapping):
+        raise DealRefused.one("bad_deal", _("A deal must be an object."), "deal")
+    return {k: v for k, v in deal.items() if k not in ("client_id", "expected_version")}
+
+
+def _deal_json(deal: Deal | None) -> dict[str, Any] | None:
+    if deal is None:
+        return None
+    return {"n": deal.n, "record": deal.record, "verdict": deal.verdict}
+
+
+def _protocol(match: Match) -> dict[str, Any]:
+    return {
+        "deals": _records(match),
+        "totals": match.totals,
+        "finished": match.finished,
+        "end": match.end or None,
+        "winner": match.winner or None,
+    }

@@ -1,0 +1,56 @@
+"""A confirmed protocol corrected by the chief referee, and the history of a match's versions."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from scoring import selectors, services
+from scoring.errors import ScoringError
+from scoring.forms import CorrectionForm
+from scoring.views.match_view import MatchView
+
+
+class CorrectView(LoginRequiredMixin, MatchView):
+    """A confirmed protocol corrected by the chief referee, with a reason; the old one is kept."""
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated and not services.can_correct(request.user):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        lines = "\n".join(json.dumps(d.record, ensure_ascii=False) for d in self.match.deals.all())
+        form = CorrectionForm(initial={"deals": lines, "expected_version": self.match.version})
+        return render(request, "scoring/correct.html", self.context(form=form))
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        form = CorrectionForm(request.POST)
+        status = 400  # a refusal of the services keeps its status
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                services.correct(self.match.pk, request.user, data["deals"], data["reason"],
+                                 expected_version=data["expected_version"])
+            except ScoringError as err:
+                status = err.status
+                for item in err.errors:
+                    form.add_error(None, item["message"])
+            else:
+                messages.success(request, _("The protocol was corrected."))
+                return redirect("scoring:history", pk=self.match.pk)
+        self.reload()
+        return render(request, "scoring/correct.html", self.context(form=form), status=status)
+
+
+class HistoryView(MatchView):
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        rows = list(selectors.history(self.match.pk))
+        return render(request, "scoring/history.html", self.context(rows=rows))

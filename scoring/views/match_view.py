@@ -1,0 +1,99 @@
+"""What every page of a match shares: ``MatchView`` loads the match (404 when missing), builds
+its sheet and the common context; the preview panel's context and the JSON helpers of the
+referee's page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views import View
+
+from scoring import selectors, services
+from scoring.errors import problem_item
+from scoring.forms import PinForm
+from scoring.models import Match
+from scoring.sheet import Sheet, build_sheet, side_label
+
+
+def wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def form_errors(form: Any) -> list[dict[str, Any]]:
+    return [{"code": "invalid", "message": str(message), "field": field}
+            for field, messages_ in form.errors.items() for message in messages_]
+
+
+class MatchView(View):
+    """A view of one match: loads it (404 when missing) and builds its sheet."""
+
+    match: Match
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            self.match = selectors.get_match(kwargs["pk"])
+        except Match.DoesNotExist as err:
+            raise Http404(_("No such match.")) from err
+        return super().dispatch(request, *args, **kwargs)
+
+    def reload(self) -> None:
+        self.match = selectors.get_match(self.match.pk)
+
+    def sheet(self) -> Sheet:
+        url = self.request.build_absolute_uri(reverse("scoring:sheet", args=[self.match.pk]))
+        return build_sheet(self.match, self.match.deals.all(), url=url)
+
+    def context(self, **extra: Any) -> dict[str, Any]:
+        user = self.request.user
+        match = self.match
+        return {
+            "match": match,
+            "sheet": extra.pop("sheet", None) or self.sheet(),
+            "can_write": services.can_write(user, match),
+            "editable": match.status in services.EDITABLE,
+            "is_desk": services.is_desk_for(user, match),
+            "can_correct": services.can_correct(user),
+            "pin_form": PinForm(),
+            **extra,
+        }
+
+    def leader_html(self) -> str:
+        return render_to_string("scoring/_leader.html", {"sheet": self.sheet()}, self.request)
+
+    def protocol_html(self) -> str:
+        return render_to_string("scoring/_protocol.html", self.context(), self.request)
+
+    def verdict_html(self, verdict: Any = None, errors: list[dict[str, Any]] | None = None) -> str:
+        return render_to_string(
+            "scoring/_verdict.html", verdict_context(self.sheet(), verdict, errors), self.request
+        )
+
+
+def verdict_context(sheet: Sheet, verdict: Any, errors: list[dict[str, Any]] | None) -> dict:
+    """The preview panel: what gets written for whom, eggs, running totals; or the errors."""
+    if errors is None and verdict is not None and not verdict.ok:
+        errors = [problem_item(p) for p in verdict.errors]
+    for item in errors or []:
+        seat = item.get("seat")
+        item["where"] = sheet.seat_name(seat) if seat else ""
+    if errors:
+        return {"errors": errors}
+    if verdict is None:
+        return {}
+    sides = [s.side for s in sheet.sides]
+    return {
+        "verdict": verdict,
+        "winner_label": side_label(verdict.winner) if verdict.winner else "",
+        "written": [(side_label(s), verdict.recorded.get(s, 0)) for s in sides
+                    if verdict.recorded.get(s, 0)],
+        "values": [(side_label(s), (verdict.values or {}).get(s, 0)) for s in sides],
+        "totals": [(side_label(s), verdict.totals.get(s, 0)) for s in sides],
+        "hanging": [(side_label(s), verdict.hanging.get(s, 0)) for s in sides
+                    if verdict.hanging.get(s, 0)],
+        "next_leader": sheet.seat_name(verdict.next_leader),
+    }

@@ -1,0 +1,55 @@
+"""The list of matches (the desk sees all, a referee their own) and the new-match form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.db.models import Case, When
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views import View
+
+from scoring import selectors, services
+from scoring.errors import ScoringError
+from scoring.forms import MatchForm
+from scoring.models import Match
+
+
+class MatchListView(LoginRequiredMixin, View):
+    def get(self, request: HttpRequest) -> HttpResponse:
+        queryset = selectors.matches()
+        if not services.is_desk(request.user):
+            queryset = queryset.filter(referee=request.user)
+        # what needs someone now comes first: waiting for confirmation, in play, not started
+        waiting = Case(
+            When(status=Match.Status.SUBMITTED, then=0), When(status=Match.Status.IN_PLAY, then=1),
+            When(status=Match.Status.DRAFT, then=2), default=3,
+        )  # fmt: skip
+        queryset = queryset.order_by(waiting, "-created_at", "-pk")
+        return render(request, "scoring/match_list.html", {
+            "matches": queryset[:100], "can_create": services.can_create(request.user),
+        })
+
+
+class MatchCreateView(LoginRequiredMixin, View):
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.user.is_authenticated and not services.can_create(request.user):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def get(self, request: HttpRequest) -> HttpResponse:
+        return render(request, "scoring/match_form.html", {"form": MatchForm()})
+
+    def post(self, request: HttpRequest) -> HttpResponse:
+        form = MatchForm(request.POST)
+        if form.is_valid():
+            try:
+                match = services.create_match(user=request.user, **form.create_kwargs())
+            except ScoringError as err:
+                for item in err.errors:
+                    form.add_error(None, item["message"])
+            else:
+                return redirect("scoring:sheet", pk=match.pk)
+        return render(request, "scoring/match_form.html", {"form": form}, status=400)

@@ -1,0 +1,137 @@
+"""The referee's phone page: the sheet with the deal entry, the preview of a deal, recording or
+amending it (JSON answers for ``fetch``, redirects for plain forms) and deleting the last deal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from scoring import services
+from scoring.errors import ScoringError
+from scoring.forms import DealForm
+from scoring.views.match_view import MatchView, form_errors, wants_json
+
+
+class SheetView(MatchView):
+    """The referee's page: seats, the protocol so far and, for the referee, the deal entry."""
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        return render(request, "scoring/sheet.html", self.sheet_context())
+
+    def sheet_context(self, form: DealForm | None = None, **extra: Any) -> dict[str, Any]:
+        match = self.match
+        rules = match.get_rules()
+        if form is None:
+            form = DealForm(seats=rules.seats, initial={
+                "expected_version": match.version, "leader": match.next_leader or "",
+                "mode": "tiles",
+            })
+        sheet = self.sheet()
+        form.fields["by"].choices = [("", "—")] + [(s.seat, sheet.seat_name(s.seat))
+                                                   for s in sheet.seats]
+        deals = list(match.deals.all())
+        return self.context(
+            sheet=sheet,
+            form=form,
+            seat_list=list(rules.seats),
+            hand_rows=[(s, form[f"hand_{s.seat}"], form[f"pips_{s.seat}"]) for s in sheet.seats],
+            tile_rows=[[f"{a}:{b}" for b in range(a + 1)] for a in range(7)],
+            last_deal=deals[-1].record if deals else None,
+            strings={
+                "went_out": _("went out"), "pips": _("pips"), "empty_hand": _("no tiles yet"),
+                "who_went_out": _("Who went out"),
+                "who_blocked": _("Who made the blocking move (optional)"),
+                "preview_offline": _("No connection: the verdict will show when it is back."),
+                "kept_offline": _("No connection. The deal is kept on this phone and will be "
+                                  "sent again automatically."),
+                "resending": _("Sending the kept deal again…"),
+            },
+            **extra,
+        )
+
+
+class PreviewView(MatchView):
+    """POST the deal form → the verdict it would get (JSON with an HTML panel). Stores nothing."""
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not services.can_write(request.user, self.match):  # as the API's preview
+            raise PermissionDenied
+        form = DealForm(request.POST, seats=self.match.get_rules().seats)
+        if not form.is_valid():
+            return JsonResponse({"ok": False, "html": self.verdict_html(errors=form_errors(form))})
+        verdict = services.preview_deal(self.match.pk, form.deal())
+        return JsonResponse({"ok": verdict.ok, "html": self.verdict_html(verdict)})
+
+
+class RecordView(MatchView):
+    """POST the deal form → the deal stored (once per client_id) or the reasons it was not."""
+
+    amend = False
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        form = DealForm(request.POST, seats=self.match.get_rules().seats)
+        if not form.is_valid():
+            return self.refused(form, form_errors(form), 400)
+        data = form.cleaned_data
+        try:
+            if self.amend:
+                services.amend_last_deal(self.match.pk, form.deal(), request.user,
+                                         expected_version=data["expected_version"])
+                created = True
+            else:
+                created = services.record_deal(
+                    self.match.pk, form.deal(), request.user,
+                    client_id=data["client_id"], expected_version=data["expected_version"],
+                ).created
+        except ScoringError as err:
+            return self.refused(form, err.errors, err.status)
+        self.reload()
+        message = _("Deal saved.") if created else _("This deal had already been saved.")
+        if not wants_json(request):
+            messages.success(request, message)
+            return redirect("scoring:sheet", pk=self.match.pk)
+        return JsonResponse({
+            "ok": True, "created": created, "message": message,
+            "version": self.match.version, "next_leader": self.match.next_leader or "",
+            "leader_html": self.leader_html(), "protocol_html": self.protocol_html(),
+            "reload": self.match.finished,
+        }, status=201 if created else 200)
+
+    def refused(self, form: DealForm, errors: list[dict[str, Any]], status: int) -> HttpResponse:
+        self.reload()
+        if not wants_json(self.request):
+            for item in errors:
+                form.add_error(None, item["message"])
+            sheet = SheetView(request=self.request, kwargs=self.kwargs)
+            sheet.match = self.match
+            context = sheet.sheet_context(form=form, errors_html=self.verdict_html(errors=errors))
+            return render(self.request, "scoring/sheet.html", context, status=status)
+        messages_ = {403: _("You may not change this protocol."),
+                     409: _("The protocol has changed; it is shown as it is now.")}
+        return JsonResponse({
+            "ok": False, "errors": errors, "html": self.verdict_html(errors=errors),
+            "message": messages_.get(status, ""), "version": self.match.version,
+            "protocol_html": self.protocol_html(),
+        }, status=status)
+
+
+class DeleteLastView(MatchView):
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not services.can_write(request.user, self.match):
+            raise PermissionDenied
+        version = request.POST.get("expected_version")
+        try:
+            services.delete_last_deal(self.match.pk, request.user,
+                                      expected_version=int(version) if version else None)
+        except (ScoringError, ValueError) as err:
+            for item in getattr(err, "errors", [{"message": _("Bad request.")}]):
+                messages.error(request, item["message"])
+        else:
+            messages.success(request, _("The last deal was deleted."))
+        return redirect("scoring:sheet", pk=self.match.pk)
