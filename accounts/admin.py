@@ -1,3 +1,5 @@
+"""The admin of the audit log (read only)."""
+
 from typing import Any
 
 from django.contrib import admin

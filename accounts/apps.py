@@ -1,3 +1,5 @@
+"""The accounts app: users, roles (groups), the audit log."""
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 

@@ -1,3 +1,5 @@
+"""Sign in and out."""
+
 from django.contrib.auth import views as auth_views
 from django.urls import path
 

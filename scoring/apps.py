@@ -1,3 +1,5 @@
+"""The scoring app: the protocol of a match, deal by deal."""
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 

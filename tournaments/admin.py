@@ -1,3 +1,6 @@
+"""The admin of clubs, players, tournaments and entries; rounds, sanctions and standings are
+read only there (they change through their services)."""
+
 from django.contrib import admin
 from django.http import HttpRequest
 

@@ -1,3 +1,6 @@
+"""The tournaments app's wiring: signals connected once the apps are ready (snapshots retaken
+after a correction, sanctions audited) and the organisers' scope over their tables' matches."""
+
 from typing import Any
 
 from django.apps import AppConfig

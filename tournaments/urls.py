@@ -1,3 +1,5 @@
+"""The pages of the tournaments app, each served by the view of its concern."""
+
 from django.urls import path, re_path
 
 from tournaments.archive import views as archive
