@@ -1,6 +1,7 @@
 """Housekeeping tasks of the project itself: used by health checks and integration tests.
 
-Domain tasks (pairing a round, …) live in the ``tasks.py`` of their app.
+Domain tasks (pairing a round, …) live in the ``tasks.py`` of their app or concern
+(``tournaments.rounds.tasks``).
 """
 
 from celery import shared_task

@@ -11,7 +11,7 @@ from tournaments.models import Entry, Player, Sanction, Tournament
 
 
 class SanctionForm(forms.Form):
-    """A sanction of the chief referee; ``results.record_sanction`` checks the rest."""
+    """A sanction of the chief referee; ``discipline.services.record_sanction`` checks the rest."""
 
     entry = forms.ModelChoiceField(label=_("Entry"), queryset=Entry.objects.none())
     player = forms.ModelChoiceField(

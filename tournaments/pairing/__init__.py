@@ -1,7 +1,8 @@
 """Pure pairing algorithms: plain data in, plain data out, no database, no Django.
 
-The Celery task (``tournaments.tasks``) loads standings and the whole pairing history once, turns
-them into the types below, calls one of these functions and writes the result in one transaction.
+The Celery task (``tournaments.rounds.tasks``) loads standings and the whole pairing history once,
+turns them into the types below, calls one of these functions and writes the result in one
+transaction.
 
     swiss(competitors, options)             fixed pairs (or teams) by the Swiss system
     individual(players, options)            rotating partners, four to a table

@@ -1,4 +1,4 @@
-"""The plain data the pairing algorithms take and return (the contract with ``tournaments.tasks``).
+"""The plain data the pairing algorithms take and return (the contract with ``tournaments.rounds``).
 
 Ids are the database ids of entries (pairs, teams) or players (individual format); the algorithms
 never look anything up. Standings order is given by ``rank`` (1 = first, ties already broken).

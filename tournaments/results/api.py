@@ -9,7 +9,8 @@ tournaments; a tournament the caller may not see is a 404).
 snapshot (``"source": "snapshot"``), otherwise the table is computed now (``"live"``). A bad
 round or scope is a 400 ``bad_round``/``bad_scope`` in the common error format
 ``{"errors": [{"code", "message", "field"}]}``. The serializers below only document the answers;
-the data comes from ``tournaments.crosstable``, as on the pages and in the exports.
+the data comes from ``results.display``, ``results.crosstable`` and ``results.history``, as on the
+pages and in the exports.
 """
 
 from __future__ import annotations

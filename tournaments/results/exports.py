@@ -4,8 +4,9 @@
     crosstable_sheet(crosstable) -> Sheet  header + rank, name, club, a cell per round, points
     to_csv(sheet) -> bytes / to_xlsx(sheet) -> bytes / response(sheet, fmt) -> HttpResponse
 
-A sheet is plain data, built from what the pages show (``tournaments.crosstable``), so a file
-and its page always agree. The XLSX has a bold, frozen header row.
+A sheet is plain data, built from what the pages show (``results.display`` and
+``results.crosstable``), so a file and its page always agree. The XLSX has a bold, frozen header
+row.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ def results_stamp(tournament: Tournament) -> str:
     (the scoring services save each change, bumping ``updated_at``), sanctions, entries,
     absences and snapshots. Pages may cache what they computed under it; a new result, round,
     sanction, withdrawal or snapshot changes it. Renaming a player or an entry does not: caches
-    keyed by it must also expire (see ``crosstable.CACHE_SECONDS``)."""
+    keyed by it must also expire (see ``display.CACHE_SECONDS``)."""
     t = tournament
     published, finished = Round.Status.PUBLISHED, Round.Status.FINISHED
     parts = {

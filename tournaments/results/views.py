@@ -2,9 +2,10 @@
 
 Need no login for public tournaments; a tournament the user may not see is a 404 (its existence
 is not revealed), and so are a round without results and a table the tournament does not have.
-The data comes from ``tournaments.crosstable`` (bounded queries); these views only choose the
-template. ``?fragment=1`` answers the part of a page its script re-fetches (live standings, the
-hall's slides), so a refresh keeps the reader's scroll position.
+The data comes from ``results.display``, ``results.crosstable`` and ``results.history`` (bounded
+queries); these views only choose the template. ``?fragment=1`` answers the part of a page its
+script re-fetches (live standings, the hall's slides), so a refresh keeps the reader's scroll
+position.
 """
 
 from __future__ import annotations

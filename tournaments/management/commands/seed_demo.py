@@ -10,7 +10,7 @@
 
 Everything is written through the real services: the pairing of ``tournaments.rounds``, deals
 played by ``rules.simulate.play_match`` with a seeded RNG and recorded, submitted and confirmed
-by ``scoring.services``, rounds finished by ``tournaments.results.finish_round``. So every
+by ``scoring.services``, rounds finished by ``tournaments.rounds.finish_round``. So every
 protocol is legal and every invariant holds, and the same data comes out on every run.
 
 Idempotent: an event that exists (by name) is left as it is; accounts are created once (their
