@@ -145,6 +145,9 @@ LOGOUT_REDIRECT_URL = "tournaments:home"
 LANGUAGE_CODE = "ru"
 LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Form inputs render and parse dates as HTML's <input type="date"> holds them (YYYY-MM-DD) in
+# every language; the Russian DD.MM.YYYY made the browser drop the value (config/formats).
+FORMAT_MODULE_PATH = ["config.formats"]
 # Off: the interface is Russian until the user picks English with the switch, whatever the
 # browser asks for (club laptops often run an English system). On: Accept-Language counts too.
 LANGUAGE_FROM_BROWSER = env.bool("LANGUAGE_FROM_BROWSER", default=False)
