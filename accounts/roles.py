@@ -4,7 +4,11 @@ Group names are stable identifiers stored in the database (created by a data mig
 ``label()`` gives the translated name to show.
 """
 
+from typing import Any
+
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -32,3 +36,11 @@ def has_role(user: AbstractBaseUser | AnonymousUser, role: str) -> bool:
     if getattr(user, "is_superuser", False):
         return True
     return bool(user.groups.filter(name=role).exists())  # type: ignore[union-attr]
+
+
+def holders(*roles: str) -> QuerySet[Any]:
+    """The users ``has_role`` says hold one of ``roles``: active members of their groups, and
+    active superusers (who hold every role), ordered by username."""
+    users = get_user_model().objects.filter(is_active=True)
+    return users.filter(Q(is_superuser=True) | Q(groups__name__in=roles)).distinct().order_by(
+        "username")  # fmt: skip

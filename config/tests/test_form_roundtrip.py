@@ -254,6 +254,10 @@ CASES: dict[str, Case] = {
     "setup": Case(manage("manage_setup"), "#setup-form"),
     "entry": Case(lambda w: reverse("tournaments:manage_entry", args=[w["t"].pk, w["e"][3].pk]),
                   "#entry-edit-form"),
+    "referee of a table, a superuser": Case(manage("manage_round", number=2), lambda w: {
+        "action": "/referee/", "holding": {"pairing": w["tables2"][1].pk}}),
+    "referee of a table": Case(manage("manage_round", number=2), lambda w: {
+        "action": "/referee/", "holding": {"pairing": w["tables2"][2].pk}}),
     # create and action forms: what was typed is stored, nothing else changes
     "new tournament": Case(
         lambda w: reverse("tournaments:manage_create"), "#setup-form",

@@ -236,6 +236,10 @@ def assign_referee(user: User, pairing_id: int, referee: AbstractBaseUser | None
         round_ = _locked_round(user, pairing.round_id, Round.Status.PAIRED, Round.Status.PUBLISHED)
         if pairing.table is None:
             raise TournamentError.one("bye", _("A bye has no table to referee."), "table")
+        if pairing.referee_id == (referee.pk if referee is not None else None):
+            # the referee list sent back unchanged: nothing to do (renewing the match would
+            # give the table a new protocol, and the printed one's QR code would lead nowhere)
+            return pairing
         if referee is not None and not (has_role(referee, REFEREE)
                                         or has_role(referee, CHIEF_REFEREE)):  # fmt: skip
             raise TournamentError.one(

@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import DetailView
 
-from accounts.roles import CHIEF_REFEREE, REFEREE
+from accounts.roles import CHIEF_REFEREE, REFEREE, holders
 from tournaments import access
 from tournaments.errors import TournamentError
 from tournaments.http import ManageView, refused, standings_url
@@ -104,9 +104,17 @@ class PairRoundView(ManageView):
         return redirect("tournaments:manage_round", pk=pk, number=round_.number)
 
 
-def _referees() -> list[Any]:
-    users = get_user_model().objects.filter(groups__name__in=[REFEREE, CHIEF_REFEREE])
-    return list(users.distinct().order_by("username"))
+def _referees(tables: list[Pairing]) -> list[Any]:
+    """Who the referee lists offer: everyone who may referee (as ``assign_referee`` decides),
+    and each table's current referee even if he may no longer, so that the list shows who is
+    assigned and sending it unchanged does not unassign him."""
+    users = list(holders(REFEREE, CHIEF_REFEREE))
+    known = {u.pk for u in users}
+    for pairing in tables:
+        if pairing.referee is not None and pairing.referee_id not in known:
+            known.add(pairing.referee_id)
+            users.append(pairing.referee)
+    return users
 
 
 class RoundView(ManageView):
@@ -124,7 +132,8 @@ class RoundView(ManageView):
         return self.render(
             "rounds/round.html", round=round_, tables=tables, forfeited=forfeited,
             byes=[p for p in pairings if not p.table], flag_labels=FLAG_LABELS,
-            referees=_referees(), entries=[pl.entry for p in pairings for pl in p.places.all()],
+            referees=_referees(tables),
+            entries=[pl.entry for p in pairings for pl in p.places.all()],
             status_url=reverse("tournaments:manage_round_status", args=[pk, number]),
             open_tables=open_tables, standings_url=standings_url(pk, number),
         )  # fmt: skip
