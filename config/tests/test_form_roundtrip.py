@@ -34,6 +34,7 @@ from scoring.models import Deal, Match
 from scoring.tests.helpers import sport_deals
 from tournaments import archive, discipline
 from tournaments.models import Entry, Pairing, Round, Tournament
+from tournaments.registration.services import SETUP_FIELDS
 from tournaments.tests.builders import play_round
 from tournaments.tests.conftest import add_pairs, make_user
 
@@ -90,8 +91,13 @@ def world(db: Any) -> dict[str, Any]:
     Pairing.objects.filter(pk=tables2[2].pk).update(referee=ref)
     sanction = discipline.record_sanction(chief, t.pk, entry_id=e[1].pk, round_number=1,
                                           kind="yellow", reason="спор\nс судьёй")  # fmt: skip
+    # and one with every setup field left empty or at its default, and an entry without a club
+    bare = Tournament.objects.create(name="Без дат")
+    bare.organisers.add(org)
+    lone = Entry.objects.create(tournament=bare, name="Одиночка")
     return {"users": {"org": org, "chief": chief, "ref": ref, "root": root}, "t": t, "e": e,
-            "m1": m1, "m2": m2, "m3": m3, "tables2": tables2, "sanction": sanction}  # fmt: skip
+            "m1": m1, "m2": m2, "m3": m3, "tables2": tables2, "sanction": sanction,
+            "bare": bare, "lone": lone}  # fmt: skip
 
 
 # --- every row, before and after ----------------------------------------------------------------
@@ -196,14 +202,15 @@ def _new_tournament(diff: Diff, w: dict[str, Any]) -> None:
 def _imported_tournament(diff: Diff, w: dict[str, Any]) -> None:
     row = diff.one_added("tournaments.tournament")
     source = Tournament.objects.filter(pk=w["t"].pk).values().get()
-    for name in ("name", "start_date", "end_date", "venue", "rules_options", "tie_breaks"):
+    for name in SETUP_FIELDS:
         assert row[name] == source[name], name
 
 
 def _sanction(diff: Diff, w: dict[str, Any]) -> None:
     row = diff.one_added("tournaments.sanction")
     assert (row["entry_id"], row["round_number"], row["kind"]) == (w["e"][2].pk, 1, "red")
-    assert (row["game_points"], row["reason"]) == (30, "грубость\r\nза столом 2")
+    assert row["game_points"] == 30  # the tournament's red card
+    assert row["reason"].splitlines() == ["грубость", "за столом 2"]
 
 
 def _revoked(diff: Diff, w: dict[str, Any]) -> None:
@@ -236,13 +243,17 @@ def _confirmed(diff: Diff, w: dict[str, Any]) -> None:
     assert diff.changed["scoring.match"][w["m2"]]["status"] == ("submitted", "confirmed")
 
 
+def _deleted(diff: Diff, w: dict[str, Any]) -> None:
+    assert [d["match_id"] for d in diff.removed["scoring.deal"]] == [w["m1"]]
+    assert not Deal.objects.filter(match_id=w["m1"]).exists()
+
+
 def _pin(diff: Diff, w: dict[str, Any]) -> None:
     assert set(diff.changed["scoring.match"][w["m1"]]) >= {"confirm_pin"}
 
 
 AUDIT = "accounts.auditentry"
 CSV = "entry;last_name;first_name\nНовые;Новиков;Пётр\nНовые;Новикова;Анна\n"
-SETUP = "tournaments:manage_setup"
 
 
 def manage(name: str, **kwargs: Any) -> Callable[[dict[str, Any]], str]:
@@ -252,6 +263,11 @@ def manage(name: str, **kwargs: Any) -> Callable[[dict[str, Any]], str]:
 CASES: dict[str, Case] = {
     # edit forms: sent back unchanged, nothing changes
     "setup": Case(manage("manage_setup"), "#setup-form"),
+    "setup, every field empty or default": Case(
+        lambda w: reverse("tournaments:manage_setup", args=[w["bare"].pk]), "#setup-form"),
+    "entry without club or seed": Case(
+        lambda w: reverse("tournaments:manage_entry", args=[w["bare"].pk, w["lone"].pk]),
+        "#entry-edit-form"),
     "entry": Case(lambda w: reverse("tournaments:manage_entry", args=[w["t"].pk, w["e"][3].pk]),
                   "#entry-edit-form"),
     "referee of a table, a superuser": Case(manage("manage_round", number=2), lambda w: {
@@ -340,6 +356,11 @@ CASES: dict[str, Case] = {
         lambda w: reverse("scoring:sheet", args=[w["m1"]]), "#pin-issue-form",
         fill=lambda w: {"pin": "1357"}, touches={"scoring.match", "scoring.matchversion"},
         check=_pin,
+    ),
+    "delete the last deal": Case(
+        lambda w: reverse("scoring:sheet", args=[w["m1"]]),
+        lambda w: {"action": "/deals/last/delete/"},
+        touches={"scoring.match", "scoring.deal", "scoring.matchversion"}, check=_deleted,
     ),
     "deal, nothing tapped": Case(lambda w: reverse("scoring:sheet", args=[w["m1"]]),
                                  "#deal-form", status=400, refused=True),  # fmt: skip
