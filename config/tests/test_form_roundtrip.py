@@ -33,7 +33,7 @@ from scoring import services as scoring
 from scoring.models import Deal, Match
 from scoring.tests.helpers import sport_deals
 from tournaments import archive, discipline
-from tournaments.models import Entry, Pairing, Round, Tournament
+from tournaments.models import Entry, EntryAbsence, Pairing, Round, Tournament
 from tournaments.registration.services import SETUP_FIELDS
 from tournaments.tests.builders import play_round
 from tournaments.tests.conftest import add_pairs, make_user
@@ -89,6 +89,7 @@ def world(db: Any) -> dict[str, Any]:
     tables2 = {p.table: p for p in Pairing.objects.filter(round=r2, table__isnull=False)}
     Pairing.objects.filter(pk=tables2[1].pk).update(referee=root)
     Pairing.objects.filter(pk=tables2[2].pk).update(referee=ref)
+    EntryAbsence.objects.create(entry=e[4], round_number=5, reason="работа")  # set by the API
     sanction = discipline.record_sanction(chief, t.pk, entry_id=e[1].pk, round_number=1,
                                           kind="yellow", reason="спор\nс судьёй")  # fmt: skip
     # and one with every setup field left empty or at its default, and an entry without a club
@@ -296,6 +297,8 @@ CASES: dict[str, Case] = {
         fill=lambda w: {"round_number": "4"}, touches={"tournaments.entryabsence", AUDIT},
         check=_absence,
     ),
+    "absence already recorded, with its reason": Case(manage("manage_entries"), lambda w: {
+        "action": f"/entries/{w['e'][4].pk}/absence/"}, fill=lambda w: {"round_number": "5"}),
     "absence, nothing typed": Case(manage("manage_entries"), lambda w: {
         "action": f"/entries/{w['e'][0].pk}/absence/"}, refused=True),
     "CSV import": Case(

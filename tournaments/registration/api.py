@@ -80,7 +80,10 @@ class EntryPatchSerializer(EntryInSerializer):
 class AbsenceSerializer(serializers.Serializer):
     round = serializers.IntegerField(min_value=1)
     absent = serializers.BooleanField(default=True)
-    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+    reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=200,
+        help_text="Left out: the reason already recorded for that round stays.",
+    )  # fmt: skip
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -209,7 +212,7 @@ class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 
         def call() -> Response:
             services.set_absence(request.user, entry.pk, data["round"], data["absent"],
-                                 data["reason"])  # fmt: skip
+                                 data.get("reason"))  # fmt: skip
             return Response(EntrySerializer(self.get_queryset().get(pk=entry.pk)).data)
 
         return respond(call)

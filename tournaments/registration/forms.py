@@ -98,6 +98,13 @@ class AbsenceForm(forms.Form):
     absent = forms.BooleanField(label=_("Absent"), required=False, initial=True)
     reason = forms.CharField(label=_("Reason"), required=False, max_length=200)
 
+    def clean_reason(self) -> str | None:
+        """None when the page has no reason field (the registration table's short form):
+        the reason already recorded stays instead of being erased by a field nobody saw."""
+        if "reason" not in self.data:
+            return None
+        return str(self.cleaned_data["reason"])
+
 
 class ImportForm(forms.Form):
     file = forms.FileField(label=_("CSV file (UTF-8)"))

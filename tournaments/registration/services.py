@@ -8,6 +8,7 @@
     update_entry(user, entry_id, **fields) -> Entry
     withdraw_entry(user, entry_id) / reinstate_entry(user, entry_id) -> Entry
     set_absence(user, entry_id, round_number, absent=True, reason="") -> Entry
+        reason=None keeps the reason already recorded
 
 Who may do what is ``tournaments.access``; the CSV import is ``registration.csv_import``.
 Refusals raise ``tournaments.errors`` (400/403/409); a missing row raises its ``DoesNotExist``.
@@ -235,9 +236,10 @@ def reinstate_entry(user: User, entry_id: int) -> Entry:
 
 
 def set_absence(
-    user: User, entry_id: int, round_number: int, absent: bool = True, reason: str = ""
+    user: User, entry_id: int, round_number: int, absent: bool = True, reason: str | None = ""
 ) -> Entry:
-    """Mark (or unmark) an entry absent for a round that has not been paired yet."""
+    """Mark (or unmark) an entry absent for a round that has not been paired yet; a reason of
+    None keeps the one already recorded for that round (none for a new absence)."""
     with transaction.atomic():
         entry = _locked_entry(entry_id)
         tournament = entry.tournament
@@ -256,6 +258,8 @@ def set_absence(
         old = EntryAbsence.objects.filter(entry=entry, round_number=round_number).first()
         before = {"round": round_number, "absent": old is not None,
                   "reason": old.reason if old else ""}  # fmt: skip
+        if reason is None:
+            reason = before["reason"]
         if absent:
             EntryAbsence.objects.update_or_create(
                 entry=entry, round_number=round_number, defaults={"reason": reason[:200]}
