@@ -7,7 +7,8 @@ the newline after its start tag and with its line breaks as CRLF. Every input's 
 through its type's *value sanitization* first, so what a browser throws away is thrown away here
 too: a date rendered as ``25.05.2025`` in ``<input type="date">`` is sent empty, ``1,5`` in
 ``<input type="number">`` too. A form the browser would refuse to send (a required field empty,
-a number out of range or off its step) fails the test instead of being posted.
+a number out of range or off its step) fails the test instead of being posted. What each input
+type keeps and refuses is ``config.tests.html_values``.
 
     page = FormPage.load(client, url)
     form = page.form("#setup-form")                 # by id; or page.form(action="/absence/")
@@ -17,64 +18,18 @@ a number out of range or off its step) fails the test instead of being posted.
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import urlencode, urljoin
 
-_DATE = re.compile(r"(\d{4,})-(\d\d)-(\d\d)")
-_TIME = re.compile(r"([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(\.\d{1,3})?)?")
-_NUMBER = re.compile(r"-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?")
+from config.tests.html_values import range_problems, sanitize
+
 _NEWLINES = re.compile(r"\r\n|\r|\n")
 #: controls whose value is typed text (the rest are checked, chosen or uploaded)
 _CHOICE_TYPES = {"checkbox", "radio"}
 _BUTTON_TYPES = {"submit", "image", "reset", "button"}
-
-
-def _valid_date(text: str) -> bool:
-    match = _DATE.fullmatch(text)
-    if not match:
-        return False
-    year, month, day = (int(g) for g in match.groups())
-    if year < 1 or not 1 <= month <= 12:
-        return False
-    return 1 <= day <= (29 if month == 2 and calendar.isleap(year) else
-                        calendar.monthrange(2001, month)[1])  # fmt: skip
-
-
-def _datetime_local(text: str) -> str:
-    date, sep, time = text.partition("T") if "T" in text else text.partition(" ")
-    if not sep or not _valid_date(date) or not _TIME.fullmatch(time):
-        return ""
-    # the normalized form: "T" between, seconds only when they are not zero
-    time = re.sub(r"(:00)?(\.0+)?$", "", time) if len(time) > 5 else time
-    return f"{date}T{time}"
-
-
-def sanitize(input_type: str, value: str) -> str:
-    """The value an ``<input type=input_type>`` keeps of ``value`` (the spec's sanitization)."""
-    if input_type in ("text", "search", "tel", "password"):
-        return value.replace("\n", "").replace("\r", "")
-    if input_type in ("email", "url"):
-        return value.replace("\n", "").replace("\r", "").strip(" \t\f")
-    if input_type == "number":
-        return value if _NUMBER.fullmatch(value) else ""
-    if input_type == "date":
-        return value if _valid_date(value) else ""
-    if input_type == "time":
-        return value if _TIME.fullmatch(value) else ""
-    if input_type == "datetime-local":
-        return _datetime_local(value)
-    if input_type == "month":
-        return value if re.fullmatch(r"\d{4,}-(0[1-9]|1[0-2])", value) else ""
-    if input_type == "week":
-        return value if re.fullmatch(r"\d{4,}-W(0[1-9]|[1-4]\d|5[0-3])", value) else ""
-    if input_type == "color":
-        return value.lower() if re.fullmatch(r"#[0-9a-fA-F]{6}", value) else "#000000"
-    return value  # hidden, checkbox, radio, file, buttons: no sanitization
 
 
 @dataclass
@@ -216,7 +171,8 @@ class Form:
                 if required:
                     found.append(f"{c.name}: required")
             else:
-                found += [f"{c.name}={c.value!r}: {p}" for p in _range_problems(c)]
+                problems = range_problems(c.type, c.value, c.attrs)
+                found += [f"{c.name}={c.value!r}: {p}" for p in problems]
                 pattern = c.attrs.get("pattern")
                 if pattern and not re.fullmatch(pattern, c.value):
                     found.append(f"{c.name}={c.value!r}: does not match {pattern}")
@@ -245,38 +201,6 @@ class Form:
             return client.post(action, data, **extra)
         return client.post(action, urlencode(entries), **extra,
                            content_type="application/x-www-form-urlencoded")  # fmt: skip
-
-
-def _number(input_type: str, text: str) -> Decimal | None:
-    if input_type in ("number", "range"):
-        try:
-            return Decimal(text) if _NUMBER.fullmatch(text) else None
-        except InvalidOperation:
-            return None
-    if input_type == "date" and _valid_date(text):
-        year, month, day = (int(g) for g in text.split("-"))
-        return Decimal(year * 10000 + month * 100 + day)
-    return None
-
-
-def _range_problems(c: Control) -> list[str]:
-    value = _number(c.type, c.value)
-    if value is None:
-        return []
-    found = []
-    low = _number(c.type, c.attrs.get("min", ""))
-    high = _number(c.type, c.attrs.get("max", ""))
-    if low is not None and value < low:
-        found.append(f"below min {c.attrs['min']}")
-    if high is not None and value > high:
-        found.append(f"above max {c.attrs['max']}")
-    if c.type == "number" and c.attrs.get("step", "").lower() != "any":
-        step = _number("number", c.attrs.get("step", "1")) or Decimal(1)
-        base = low if low is not None else (_number("number", c.attrs.get("value", ""))
-                                            or Decimal(0))  # fmt: skip
-        if (value - base) % step:
-            found.append(f"not a multiple of step {step}")
-    return found
 
 
 class _Parser(HTMLParser):

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.utils import formats, timezone, translation
 
 from config.formats import HTML_DATE, HTML_DATETIME, HTML_TIME
-from config.tests.browser_forms import sanitize
+from config.tests.html_values import sanitize
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 PACKAGES = ("accounts", "scoring", "tournaments", "config")
