@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from tournaments.models import (
+    ArchiveImport,
     Club,
     Entry,
     EntryAbsence,
@@ -132,4 +133,19 @@ class StandingAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(ArchiveImport)
+class ArchiveImportAdmin(admin.ModelAdmin):
+    """Read-only: where an imported tournament came from is a record, not a setting."""
+
+    list_display = ["tournament", "imported_by_name", "imported_at", "sha256", "exported_at"]
+    search_fields = ["tournament__name", "imported_by_name", "sha256"]
+    readonly_fields = [f.name for f in ArchiveImport._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
