@@ -1,10 +1,16 @@
 """The admin of clubs, players, tournaments and entries; rounds, sanctions and standings are
-read only there (they change through their services)."""
+read only there (they change through their services). Players and clubs are shared by every
+tournament: their changes and deletions are logged, as the admin user, in the audit log of each
+tournament that uses them (``registration.shared``)."""
+
+from typing import Any
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from tournaments.models import (
+    ArchiveImport,
     Club,
     Entry,
     EntryAbsence,
@@ -15,16 +21,33 @@ from tournaments.models import (
     Standing,
     Tournament,
 )
+from tournaments.registration import shared
+
+
+class SharedRowAdmin(admin.ModelAdmin):
+    """Saves and deletes made here are logged as the signed-in admin's."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        with shared.acting(request.user):
+            super().save_model(request, obj, form, change)
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        with shared.acting(request.user):
+            super().delete_model(request, obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        with shared.acting(request.user):
+            super().delete_queryset(request, queryset)
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(SharedRowAdmin):
     list_display = ["name", "city"]
     search_fields = ["name", "city"]
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(SharedRowAdmin):
     list_display = ["last_name", "first_name", "club", "rating", "federation_id"]
     list_filter = ["club"]
     search_fields = ["last_name", "first_name", "federation_id"]
@@ -110,4 +133,19 @@ class StandingAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(ArchiveImport)
+class ArchiveImportAdmin(admin.ModelAdmin):
+    """Read-only: where an imported tournament came from is a record, not a setting."""
+
+    list_display = ["tournament", "imported_by_name", "imported_at", "sha256", "exported_at"]
+    search_fields = ["tournament__name", "imported_by_name", "sha256"]
+    readonly_fields = [f.name for f in ArchiveImport._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False

@@ -1,5 +1,6 @@
 """The tournaments app's wiring: signals connected once the apps are ready (snapshots retaken
-after a correction, sanctions audited) and the organisers' scope over their tables' matches."""
+after a correction, sanctions and shared players and clubs audited) and the organisers' scope
+over their tables' matches."""
 
 from typing import Any
 
@@ -19,6 +20,10 @@ class TournamentsConfig(AppConfig):
         from tournaments.discipline import audit
 
         audit.connect()
+
+        from tournaments.registration import shared
+
+        shared.connect()
 
         from scoring import services as scoring
 

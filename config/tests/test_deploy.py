@@ -31,7 +31,6 @@ from scoring import services as scoring
 from scoring.models import Deal, Match
 from tournaments import discipline, results, rounds
 from tournaments.models import Entry, Pairing, PairingEntry, Round, Tournament
-from tournaments.tests.builders import play_round
 from tournaments.tests.conftest import add_pairs, make_user
 from tournaments.tests.factories import TournamentFactory
 
@@ -311,7 +310,11 @@ def an_event() -> Tournament:
     tournament = TournamentFactory(name="Кубок «Бэкап»", rounds=3, status="running")
     tournament.organisers.add(organiser)
     a, b, c, d = add_pairs(tournament, 4)
-    r1 = play_round(tournament, 1, [(a, b, (120, 80)), (c, d, (100, 100))])
+    # real protocols: an archive brings a result only with its deals (docs/archive.md)
+    r1 = Round.objects.create(tournament=tournament, number=1, status=Round.Status.PUBLISHED,
+                              published_at=timezone.now())  # fmt: skip
+    seat(r1, 1, real_match(organiser, chief, a, b, "R1 T1", seed=2), a, b)
+    seat(r1, 2, real_match(organiser, chief, c, d, "R1 T2", seed=1), c, d)
     rounds.finish_round(organiser, r1.pk)
     r2 = Round.objects.create(tournament=tournament, number=2, status=Round.Status.PUBLISHED,
                               published_at=timezone.now())  # fmt: skip

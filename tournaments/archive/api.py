@@ -3,14 +3,16 @@
     GET  /api/v1/tournaments/{id}/archive/   the archive (the tournament's managers; token or
                                              session)
     POST /api/v1/tournaments/import/         an archive as the JSON body, or a multipart
-                                             ``file`` → 201 {"id", "name", "url", "notes"}
-                                             (users who may create tournaments)
+                                             ``file`` → 201 {"id", "name", "url", "notes",
+                                             "sha256", "exported_at"} (users who may create
+                                             tournaments; the SHA-256 of the bytes sent)
 
 Errors use the common format ``{"errors": [{"code", "message", "field"}]}``.
 """
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -37,6 +39,20 @@ class ImportedSerializer(serializers.Serializer):
     url = serializers.CharField(help_text="the organiser's page of the new tournament")
     notes = serializers.ListField(child=serializers.CharField(),
                                  help_text="what could not be restored exactly")  # fmt: skip
+    sha256 = serializers.CharField(help_text="SHA-256 of the archive's bytes as received")
+    exported_at = serializers.DateTimeField(allow_null=True,
+                                            help_text="when the archive says it was exported")
+
+
+class ArchiveJSONParser(JSONParser):
+    """JSON, keeping the body's bytes for the import's SHA-256 (``request.archive_bytes``)."""
+
+    def parse(self, stream: Any, media_type: str | None = None,
+              parser_context: dict[str, Any] | None = None) -> Any:  # fmt: skip
+        raw = stream.read()
+        if parser_context and "request" in parser_context:
+            parser_context["request"].archive_bytes = raw
+        return super().parse(io.BytesIO(raw), media_type, parser_context)
 
 
 class ArchiveAPIView(APIView):
@@ -57,7 +73,7 @@ class ArchiveAPIView(APIView):
 
 class ArchiveImportAPIView(APIView):
     permission_classes = [IsAuthenticated]
-    parser_classes = [JSONParser, MultiPartParser]
+    parser_classes = [ArchiveJSONParser, MultiPartParser]
 
     @extend_schema(operation_id="tournament_import", request=OpenApiTypes.OBJECT,
                    responses={201: ImportedSerializer}, tags=["tournaments"])  # fmt: skip
@@ -65,8 +81,13 @@ class ArchiveImportAPIView(APIView):
         """Create a tournament from an archive; nothing is written unless all of it is good."""
         try:
             upload: Any = request.FILES.get("file") if hasattr(request, "FILES") else None
-            data = reader.load_file(upload.read()) if upload is not None else request.data
-            tournament = importer.import_tournament(data, request.user)
+            if upload is not None:
+                raw = upload.read()
+                data = reader.load_file(raw)
+            else:
+                data = request.data
+                raw = getattr(request, "archive_bytes", None)
+            tournament = importer.import_tournament(data, request.user, raw=raw)
         except TournamentError as err:
             return Response({"errors": err.errors}, status=err.status)
         body = {
@@ -74,5 +95,7 @@ class ArchiveImportAPIView(APIView):
             "name": tournament.name,
             "url": reverse("tournaments:manage", args=[tournament.pk]),
             "notes": tournament.archive_notes,
+            "sha256": tournament.import_record.sha256,
+            "exported_at": tournament.import_record.exported_at,
         }
         return Response(ImportedSerializer(body).data, status=201)

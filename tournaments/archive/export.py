@@ -4,7 +4,9 @@
     dumps(data) -> str                        as the download and the command write it
 
 Rows carry archive-local ids (this installation's primary keys) and refer to each other by them;
-users are named by username. ``Match.confirm_pin`` (a password hash) is never exported.
+users are named by username. ``Match.confirm_pin`` (a password hash) is never exported. A row
+imported from an archive names, where no user of this site is linked, the username its archive
+gave (kept as text by ``ArchiveImport.names``), so that exporting an import gives its archive.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from tournaments.archive.format import (
     column,
 )
 from tournaments.models import (
+    ArchiveImport,
     Club,
     Entry,
     EntryAbsence,
@@ -50,7 +53,9 @@ def _values(queryset: QuerySet[Any], section: str, *extra: str) -> list[dict[str
     return list(queryset.values("id", *columns, *extra))
 
 
-def _render(row: Mapping[str, Any], section: str, usernames: Mapping[int, str]) -> dict[str, Any]:
+def _render(row: Mapping[str, Any], section: str, usernames: Mapping[int, str],
+            archived: Mapping[str, str] | None = None) -> dict[str, Any]:  # fmt: skip
+    """The row as the archive writes it; ``archived``: the names its own archive gave it."""
     out: dict[str, Any] = {"id": row["id"]} if "id" in row else {}
     for name, kind in SPECS[section].items():
         value = row[column(name, kind)]
@@ -61,6 +66,8 @@ def _render(row: Mapping[str, Any], section: str, usernames: Mapping[int, str]) 
                 value = usernames.get(value)
             elif kind == UUID:
                 value = str(value)
+        elif kind == USER and archived:
+            value = archived.get(name)
         out[name] = value
     return out
 
@@ -148,9 +155,12 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
             if kind == USER:
                 user_ids.update(row[f"{name}_id"] for row in rows if row[f"{name}_id"])
     usernames = dict(get_user_model().objects.filter(pk__in=user_ids).values_list("pk", "username"))
+    names = ArchiveImport.objects.filter(tournament=t).values_list("names", flat=True).first()
+    archived: dict[str, dict[str, dict[str, str]]] = names or {}
 
     def render(section: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [_render(row, section, usernames) for row in rows]
+        given = archived.get(section, {})
+        return [_render(row, section, usernames, given.get(str(row["id"]))) for row in rows]
 
     entry_players: dict[int, list[int]] = {}
     for entry_id, player_id in members:
@@ -163,11 +173,15 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
     match_deals: dict[int, list[dict[str, Any]]] = {}
     for row in deals:
         del row["id"]
-        match_deals.setdefault(row["match_id"], []).append(_render(row, "deals", usernames))
+        given = archived.get("deals", {}).get(f"{row['match_id']}/{row['n']}")
+        match_deals.setdefault(row["match_id"], []).append(
+            _render(row, "deals", usernames, given))
     match_history: dict[int, list[dict[str, Any]]] = {}
     for row in history:
         del row["id"]
-        match_history.setdefault(row["match_id"], []).append(_render(row, "history", usernames))
+        given = archived.get("history", {}).get(f"{row['match_id']}/{row['version']}")
+        match_history.setdefault(row["match_id"], []).append(
+            _render(row, "history", usernames, given))
 
     tournament_out = _render(settings, "tournament", usernames)
     tournament_out.pop("id")
@@ -190,7 +204,10 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
                        "history": match_history.get(m["id"], [])}
                     for m, row in zip(render("matches", matches), matches, strict=True)],
         "sanctions": render("sanctions", sanctions),
-        "standings": render("standings", standings),
+        # metrics without the database key of the entry (the row's ``entry`` says which)
+        "standings": [s | {"metrics": {k: v for k, v in (s["metrics"] or {}).items()
+                                       if k != "participant"}}
+                      for s in render("standings", standings)],
     }  # fmt: skip
 
 

@@ -1,30 +1,38 @@
 """Writing a checked archive as a new tournament, in one transaction: all of it, or nothing.
 
-    import_tournament(data, user) -> Tournament    a new tournament, exactly as archived
+    import_tournament(data, user, *, raw=None) -> Tournament    a new tournament, as archived
 
-Users are never created: a username is linked to the existing user of that name, else the field
-is left empty and the import reports it (``Tournament.archive_notes``). The importing user
-becomes an organiser of the new tournament. Players with a federation ID reuse the existing
-player with that ID (unchanged), others are created; clubs are matched by name.
+An archive is a claim, not a credential. Usernames are never linked to users of this site: every
+user field of an imported row (a protocol's referee, who confirmed it, who recorded a deal or a
+sanction …) is left empty, and the names are kept as text in the tournament's ``ArchiveImport``
+with who imported which archive (the SHA-256 of ``raw``, the bytes received), when, and the
+archive's ``exported_at``. Only the importing user organises the new tournament. Players with a
+federation ID are linked to the player here as he is (a note says what the archive says
+otherwise); others are created; clubs are matched by name. Results are the engine's count of the
+imported deals (``archive.protocols``), and the standings snapshots of finished rounds are
+retaken from them: the archive's own are not trusted.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import hashlib
+import json
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
 from accounts import audit
 from scoring.models import Deal, Match, MatchVersion
+from tournaments import results
 from tournaments.access import User, can_create_tournament
 from tournaments.archive.format import HAS_DEALS_WON, SECTIONS, SPECS, USER
 from tournaments.archive.reader import Plan, read_archive
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import (
+    ArchiveImport,
     Club,
     Entry,
     EntryAbsence,
@@ -33,20 +41,25 @@ from tournaments.models import (
     Player,
     Round,
     Sanction,
-    Standing,
     Tournament,
 )
 
 
-def _users(names: Iterable[str]) -> dict[str, Any]:
-    return {u.username: u for u in get_user_model().objects.filter(username__in=set(names))}
+def digest(data: Any, raw: bytes | None) -> str:
+    """The SHA-256 of the bytes received; of the canonical JSON (keys sorted, no spaces) when
+    the caller has only the parsed document."""
+    if raw is None:
+        raw = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"),
+                         default=str).encode()  # fmt: skip
+    return hashlib.sha256(raw).hexdigest()
 
 
-def import_tournament(data: Any, user: User) -> Tournament:
+def import_tournament(data: Any, user: User, *, raw: bytes | None = None) -> Tournament:
     """A new tournament from an archive (``export_tournament``'s dict), in one transaction.
 
-    The returned tournament carries ``archive_notes``: what could not be restored exactly
-    (usernames unknown here, a round that was being paired).
+    ``raw``: the archive's bytes as received, whose SHA-256 the import keeps. The returned
+    tournament carries ``archive_notes`` (what could not be restored exactly: a round that was
+    being paired, a linked player the archive describes otherwise) and ``import_record``.
     """
     if not can_create_tournament(user):
         raise NotAllowed.one("not_organiser", _("Only organisers create tournaments."))
@@ -54,8 +67,17 @@ def import_tournament(data: Any, user: User) -> Tournament:
     try:
         with transaction.atomic():
             tournament = _write(plan, user)
+            record = ArchiveImport.objects.create(
+                tournament=tournament, imported_by=user, imported_by_name=user.get_username(),
+                sha256=digest(data, raw), exported_at=plan.exported_at,
+                organisers=plan.organisers, usernames=sorted(plan.usernames),
+                names=tournament.archive_names,  # type: ignore[attr-defined]
+            )  # fmt: skip
             audit.record(user, "tournament.import", tournament, tournament_id=tournament.pk,
-                         after={"name": tournament.name, "notes": tournament.archive_notes})
+                         after={"name": tournament.name, "notes": tournament.archive_notes,
+                                "sha256": record.sha256, "exported_at": record.exported_at,
+                                "organisers_in_archive": record.organisers,
+                                "usernames_in_archive": record.usernames})  # fmt: skip
             return tournament
     except (IntegrityError, DatabaseError, ValueError, TypeError) as err:
         raise TournamentError.one(
@@ -79,35 +101,32 @@ def _bulk(model: type[Model], objects: list[Any], stamps: dict[str, list[Any]]) 
 
 def _write(plan: Plan, importer: User) -> Tournament:  # noqa: C901 - one step per table
     notes: list[str] = []
-    users = _users(plan.usernames)
-    missing: dict[str, list[str]] = {}
+    # the usernames the archive gives, per new row: kept as text, never linked (ArchiveImport)
+    names: dict[str, dict[str, dict[str, str]]] = {}
 
-    def user_id(name: str | None, where: str) -> int | None:
-        if name is None:
-            return None
-        found = users.get(name)
-        if found is None:
-            missing.setdefault(name, []).append(where)
-            return None
-        return int(found.pk)
-
-    def fields_of(section: str, fields: Mapping[str, Any], where: str,
+    def fields_of(section: str, fields: Mapping[str, Any],
                   maps: Mapping[str, Callable[[Any], Any]]) -> dict[str, Any]:  # fmt: skip
         out: dict[str, Any] = {}
         for name, kind in SPECS[section].items():
             value = fields[name]
             if kind == USER:
-                out[f"{name}_id"] = user_id(value, f"{where} {name}")
+                out[f"{name}_id"] = None
             elif kind.startswith("ref:"):
                 out[f"{name}_id"] = None if value is None else maps[kind[4:].rstrip("!")](value)
             else:
                 out[name] = value
         return out
 
+    def remember(section: str, key: Any, fields: Mapping[str, Any]) -> None:
+        given = {name: fields[name] for name, kind in SPECS[section].items()
+                 if kind == USER and fields[name] is not None}  # fmt: skip
+        if given:
+            names.setdefault(section, {})[str(key)] = given
+
     new: dict[str, dict[Any, int]] = {s: {} for s in SECTIONS}
     maps = {s: new[s].__getitem__ for s in SECTIONS}
 
-    # clubs by name, players by federation ID
+    # clubs by name, players by federation ID: linked as they are here, never changed
     clubs = plan.rows["clubs"]
     existing = {c.name: c.pk for c in Club.objects.filter(name__in=[f["name"] for _i, f in clubs])}
     to_create = [f for _i, f in clubs if f["name"] not in existing]
@@ -119,38 +138,37 @@ def _write(plan: Plan, importer: User) -> Tournament:  # noqa: C901 - one step p
         new["clubs"][archive_id] = existing[f["name"]]
     players = plan.rows["players"]
     federation = {
-        p.federation_id: p.pk
-        for p in Player.objects.filter(
+        p.federation_id: p
+        for p in Player.objects.select_related("club").filter(
             federation_id__in=[f["federation_id"] for _i, f in players if f["federation_id"]]
         )
     }
     fresh = [(i, f) for i, f in players if not (f["federation_id"] and f["federation_id"] in
                                                   federation)]  # fmt: skip
     created_players = Player.objects.bulk_create(
-        [Player(**fields_of("players", f, "player", maps)) for _i, f in fresh], batch_size=1000
+        [Player(**fields_of("players", f, maps)) for _i, f in fresh], batch_size=1000
     )
     for (archive_id, _f), player in zip(fresh, created_players, strict=True):
         new["players"][archive_id] = player.pk
+    club_names = {archive_id: f["name"] for archive_id, f in clubs}
     for archive_id, f in players:
         if archive_id not in new["players"]:
-            new["players"][archive_id] = federation[f["federation_id"]]
+            known = federation[f["federation_id"]]
+            new["players"][archive_id] = known.pk
+            notes += _player_differs(known, f, club_names)
 
-    # the tournament
+    # the tournament: only the importer organises it
     settings = dict(plan.tournament)
     created_at = settings.pop("created_at")
     tournament = Tournament.objects.create(**settings)
     Tournament.objects.filter(pk=tournament.pk).update(created_at=created_at)
     tournament.created_at = created_at
-    organisers = {users[n].pk for n in plan.organisers if n in users} | {importer.pk}
-    for name in plan.organisers:
-        if name not in users:
-            missing.setdefault(name, []).append("organiser")
-    tournament.organisers.add(*organisers)
+    tournament.organisers.add(importer)  # type: ignore[arg-type]
 
     # entries (teams linked afterwards), their players and absences
     entries = plan.rows["entries"]
     created_entries = _bulk(Entry, [
-        Entry(tournament=tournament, **fields_of("entries", f | {"team": None}, "entry", maps))
+        Entry(tournament=tournament, **fields_of("entries", f | {"team": None}, maps))
         for _i, f in entries
     ], {})  # fmt: skip
     for (archive_id, _f), entry in zip(entries, created_entries, strict=True):
@@ -165,14 +183,14 @@ def _write(plan: Plan, importer: User) -> Tournament:  # noqa: C901 - one step p
         [Entry.players.through(entry_id=new["entries"][e], player_id=new["players"][p])
          for e, p in plan.entry_players], batch_size=1000,
     )  # fmt: skip
-    _bulk(EntryAbsence, [EntryAbsence(**fields_of("absences", f, "absence", maps))
+    _bulk(EntryAbsence, [EntryAbsence(**fields_of("absences", f, maps))
                          for _i, f in plan.rows["absences"]], {})  # fmt: skip
 
     # rounds
     rounds = plan.rows["rounds"]
     objects = []
     for _archive_id, f in rounds:
-        values = fields_of("rounds", f, f"round {f['number']}", maps)
+        values = fields_of("rounds", f, maps)
         if values["status"] == Round.Status.PAIRING:
             notes.append(_("Round %(n)s was being paired when it was exported; it is imported "
                            "as new.") % {"n": f["number"]})  # fmt: skip
@@ -180,52 +198,82 @@ def _write(plan: Plan, importer: User) -> Tournament:  # noqa: C901 - one step p
         objects.append(Round(tournament=tournament, **values))
     created_rounds = _bulk(Round, objects, {"created_at": [f["created_at"] for _i, f in rounds]})
     round_of: dict[Any, Round] = {}
-    for (archive_id, _f), round_ in zip(rounds, created_rounds, strict=True):
+    for (archive_id, f), round_ in zip(rounds, created_rounds, strict=True):
         new["rounds"][archive_id] = round_.pk
         round_of[archive_id] = round_
+        remember("rounds", round_.pk, f)
 
     # matches, their deals and history
     matches = plan.rows["matches"]
     created_matches = _bulk(Match, [
-        Match(confirm_pin="", **fields_of("matches", f, f"match {f['label']}", maps),
+        Match(confirm_pin="", **fields_of("matches", f, maps),
               **({"deals_won": f.get("deals_won", {})} if HAS_DEALS_WON else {}))
         for _i, f in matches
     ], {"created_at": [f["created_at"] for _i, f in matches],
         "updated_at": [f["updated_at"] for _i, f in matches]})  # fmt: skip
-    for (archive_id, _f), match in zip(matches, created_matches, strict=True):
+    for (archive_id, f), match in zip(matches, created_matches, strict=True):
         new["matches"][archive_id] = match.pk
-    _bulk(Deal, [Deal(match_id=new["matches"][m], **fields_of("deals", f, "deal", maps))
+        remember("matches", match.pk, f)
+    _bulk(Deal, [Deal(match_id=new["matches"][m], **fields_of("deals", f, maps))
                  for m, f in plan.deals],
           {"created_at": [f["created_at"] for _m, f in plan.deals]})  # fmt: skip
     _bulk(MatchVersion,
-          [MatchVersion(match_id=new["matches"][m], **fields_of("history", f, "history", maps))
+          [MatchVersion(match_id=new["matches"][m], **fields_of("history", f, maps))
            for m, f in plan.history],
           {"at": [f["at"] for _m, f in plan.history]})  # fmt: skip
+    for m, f in plan.deals:
+        remember("deals", f"{new['matches'][m]}/{f['n']}", f)
+    for m, f in plan.history:
+        remember("history", f"{new['matches'][m]}/{f['version']}", f)
 
     # pairings and places
     pairings = plan.rows["pairings"]
-    created_pairings = _bulk(Pairing, [Pairing(**fields_of("pairings", f, "table", maps))
+    created_pairings = _bulk(Pairing, [Pairing(**fields_of("pairings", f, maps))
                                        for _i, f in pairings], {})  # fmt: skip
     round_by_pairing: dict[Any, int] = {}
     for (archive_id, f), pairing in zip(pairings, created_pairings, strict=True):
         new["pairings"][archive_id] = pairing.pk
         round_by_pairing[archive_id] = new["rounds"][f["round"]]
+        remember("pairings", pairing.pk, f)
     _bulk(PairingEntry, [
         PairingEntry(pairing_id=new["pairings"][p], round_id=round_by_pairing[p],
-                     **fields_of("places", f, "place", maps))
+                     **fields_of("places", f, maps))
         for p, f in plan.places
     ], {})  # fmt: skip
 
-    # discipline and standings snapshots
+    # discipline; the standings snapshots are retaken from what was imported, not read
     sanctions = plan.rows["sanctions"]
-    _bulk(Sanction, [Sanction(tournament=tournament, **fields_of("sanctions", f, "sanction", maps))
-                     for _i, f in sanctions],
-          {"created_at": [f["created_at"] for _i, f in sanctions]})  # fmt: skip
-    _bulk(Standing, [Standing(**fields_of("standings", f, "standing", maps))
-                     for _i, f in plan.rows["standings"]], {})  # fmt: skip
+    created_sanctions = _bulk(
+        Sanction, [Sanction(tournament=tournament, **fields_of("sanctions", f, maps))
+                   for _i, f in sanctions],
+        {"created_at": [f["created_at"] for _i, f in sanctions]})  # fmt: skip
+    for (_i, f), sanction in zip(sanctions, created_sanctions, strict=True):
+        remember("sanctions", sanction.pk, f)
+    for round_ in sorted(created_rounds, key=lambda r: r.number):
+        if round_.status == Round.Status.FINISHED:
+            results.take_snapshot(round_)
 
-    for name, places in sorted(missing.items()):
-        notes.append(_("No user “%(name)s” here: left empty (%(count)s fields, e.g. %(where)s).")
-                     % {"name": name, "count": len(places), "where": places[0]})  # fmt: skip
     tournament.archive_notes = notes  # type: ignore[attr-defined]
+    tournament.archive_names = names  # type: ignore[attr-defined]
     return tournament
+
+
+def _player_differs(player: Player, fields: Mapping[str, Any],
+                    club_names: Mapping[Any, str]) -> list[str]:  # fmt: skip
+    """A note when the archive says otherwise of a player linked by federation ID."""
+    given = {"last_name": fields["last_name"], "first_name": fields["first_name"],
+             "club": club_names.get(fields["club"], ""), "rating": fields["rating"]}  # fmt: skip
+    here = {"last_name": player.last_name, "first_name": player.first_name,
+            "club": player.club.name if player.club else "", "rating": player.rating}  # fmt: skip
+    differing = [name for name, value in given.items()
+                 if value not in (None, "") and value != here[name]]  # fmt: skip
+    if not differing:
+        return []
+    listed = "; ".join(
+        _("%(field)s «%(file)s» (here «%(stored)s»)")
+        % {"field": Player._meta.get_field(name).verbose_name, "file": given[name],
+           "stored": "—" if here[name] in (None, "") else here[name]}
+        for name in differing
+    )  # fmt: skip
+    return [_("Player %(id)s is linked to the player of this site as he is; the archive "
+              "differs: %(differences)s.") % {"id": player.federation_id, "differences": listed}]

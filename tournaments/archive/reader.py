@@ -3,10 +3,12 @@
     load_file(content) -> Any         the JSON of an uploaded file, or a refusal
     read_archive(data) -> plan        every section checked: shape, references, meaning
 
-The import judges every match's deals again with the rules engine: every deal must be legal and
-the match's totals, end, winner, unclaimed eggs and next leader must be the engine's fold of
-them, else the archive is refused naming the match. A match without deals (a result entered
-without a protocol) has nothing to fold: only its shape is checked.
+The import judges every match's deals again with the rules engine (``archive.protocols``): every
+deal must be legal and the match's totals, end, winner, unclaimed eggs and next leader must be
+the engine's fold of them, else the archive is refused naming the match. A match without deals
+has no result: it may only be a draft or in play with an empty score. A finished round must have
+every table confirmed or forfeited. The standings section is checked for its shape only: the
+importer retakes the snapshots. Usernames are collected (``Plan.usernames``), never resolved.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from rules import Judge, RulesError, make_rules
@@ -41,6 +42,12 @@ from tournaments.archive.format import (
     UUID,
     VERSION,
     ref,
+)
+from tournaments.archive.protocols import (
+    check_finished_rounds,
+    check_protocol,
+    match_name,
+    rules_message,
 )
 from tournaments.errors import ErrorItem, TournamentError, error
 from tournaments.models import (
@@ -170,89 +177,6 @@ class _Reader:
         return [self.value(v, ref(section), f"{field}[{i}]") for i, v in enumerate(value)]
 
 
-def _rules_message(err: RulesError) -> str:
-    return err.problem.message(_language())
-
-
-def _match_name(item: Mapping[str, Any]) -> str:
-    label = item.get("label") or f"#{item.get('id')}"
-    return f"«{label}»" + (f" ({_('table')} {item['table']})" if item.get("table") else "")
-
-
-def _check_protocol(reader: _Reader, item: Mapping[str, Any], fields: Mapping[str, Any],
-                    deals: list[dict[str, Any]], where: str,
-                    judges: dict[str, Judge]) -> list[dict[str, Any]]:  # fmt: skip
-    """Judge the match's deals again; return the engine's verdicts (one per deal)."""
-    stored = dict(fields["rules"]) if isinstance(fields.get("rules"), Mapping) else None
-    if stored is None:
-        reader.problem("bad_value", _("The rules of a match must be an object."), f"{where}.rules")
-        return []
-    key = json.dumps([fields.get("rules_preset"), stored], sort_keys=True, default=str)
-    judge = judges.get(key)
-    if judge is None:
-        try:
-            preset = stored.pop("preset", fields.get("rules_preset"))
-            judge = judges[key] = Judge(make_rules(preset, stored))
-        except RulesError as err:
-            reader.problem("bad_rules", _("Match %(match)s: %(problem)s")
-                           % {"match": _match_name(item), "problem": _rules_message(err)},
-                           f"{where}.rules")  # fmt: skip
-            return []
-    numbers = [d.get("n") for d in deals]
-    if numbers != list(range(1, len(deals) + 1)):
-        reader.problem("bad_value", _("Match %(match)s: deals must be numbered 1, 2, 3 … in order.")
-                       % {"match": _match_name(item)}, f"{where}.deals")  # fmt: skip
-        return []
-    totals = fields.get("totals")
-    if not deals:
-        sides = set(judge.sides)
-        good = (isinstance(totals, Mapping) and set(totals) <= sides
-                and all(isinstance(v, int) and not isinstance(v, bool) for v in totals.values())
-                and fields.get("winner") in (*sides, "draw", ""))  # fmt: skip
-        won = item.get("deals_won", {})
-        good = good and isinstance(won, Mapping) and set(won) <= sides
-        if not good:
-            reader.problem("bad_value", _("Match %(match)s: its result is not one of the rules' "
-                                          "sides.") % {"match": _match_name(item)},
-                           f"{where}.totals")  # fmt: skip
-        fields["deals_won"] = won
-        return []
-    state = judge.start()
-    verdicts = []
-    won: dict[str, int] = {}
-    for i, deal in enumerate(deals):
-        verdict = judge.judge(state, deal.get("record"))
-        if not verdict.ok:
-            problem = verdict.errors[0]
-            reader.problem("illegal_deal", _("Match %(match)s, deal %(n)s: %(problem)s")
-                           % {"match": _match_name(item), "n": i + 1,
-                              "problem": problem.message(_language())},
-                           f"{where}.deals[{i}].record")  # fmt: skip
-            return []
-        verdicts.append(verdict.to_dict())
-        if verdict.winner:
-            won[verdict.winner] = won.get(verdict.winner, 0) + 1
-    fields["deals_won"] = won
-    fold = {
-        "totals": dict(state.totals), "finished": state.finished, "end": state.end or "",
-        "winner": state.winner or "", "unclaimed_eggs": state.eggs,
-        "next_leader": state.leader or "",
-    }  # fmt: skip
-    if "deals_won" in item:
-        fold["deals_won"] = won
-    differing = [name for name, value in fold.items() if item.get(name) != value]
-    if differing:
-        reader.problem("totals_mismatch",
-                       _("Match %(match)s: %(fields)s differ from the engine's count of its deals.")
-                       % {"match": _match_name(item), "fields": ", ".join(differing)},
-                       f"{where}.{differing[0]}")  # fmt: skip
-    return verdicts
-
-
-def _language() -> str:
-    return "en" if (get_language() or "ru").startswith("en") else "ru"
-
-
 class Plan:
     """The checked archive: converted rows per section, ready to write."""
 
@@ -265,6 +189,7 @@ class Plan:
         self.deals: list[tuple[Any, dict[str, Any]]] = []
         self.history: list[tuple[Any, dict[str, Any]]] = []
         self.usernames: set[str] = set()
+        self.exported_at: dt.datetime | None = None
 
 
 def read_archive(data: Any) -> Plan:
@@ -273,6 +198,11 @@ def read_archive(data: Any) -> Plan:
     reader = _Reader(data)
     reader.header()
     plan = Plan()
+    if "exported_at" not in data:
+        reader.problem("missing_key", _("The key “%(name)s” is missing.") % {"name": "exported_at"},
+                       "exported_at")  # fmt: skip
+    else:
+        plan.exported_at = reader.value(data["exported_at"], DATETIME, "exported_at")
     settings = data["tournament"]
     plan.tournament = reader.row(settings, "tournament", "tournament")
     organisers = settings.get("organisers", [])
@@ -325,7 +255,7 @@ def _check_meaning(reader: _Reader, plan: Plan, data: Mapping[str, Any]) -> None
     try:
         make_rules(t["rules_preset"], t["rules_options"])
     except RulesError as err:
-        reader.problem("bad_rules", _rules_message(err), "tournament.rules_options")
+        reader.problem("bad_rules", rules_message(err), "tournament.rules_options")
     else:
         try:
             Tournament(**t).clean()
@@ -351,9 +281,10 @@ def _check_meaning(reader: _Reader, plan: Plan, data: Mapping[str, Any]) -> None
         item = data["matches"][i]
         if match_id not in used:
             reader.problem("dangling_reference", _("Match %(match)s is not played at any table.")
-                           % {"match": _match_name(item)}, f"{where}.id")  # fmt: skip
-        verdicts[match_id] = _check_protocol(reader, item, fields, deals_of.get(match_id, []),
-                                             where, judges)  # fmt: skip
+                           % {"match": match_name(item)}, f"{where}.id")  # fmt: skip
+        verdicts[match_id] = check_protocol(reader, item, fields, deals_of.get(match_id, []),
+                                            where, judges)  # fmt: skip
+    check_finished_rounds(reader, plan)
     position: dict[Any, int] = {}
     for match_id, deal in plan.deals:
         n = position[match_id] = position.get(match_id, 0) + 1

@@ -1,7 +1,8 @@
 """The organiser's archive pages: download a tournament as JSON, create one from an archive.
 
     GET  /manage/<pk>/archive.json   the tournament's managers (403 otherwise)
-    GET/POST /manage/import/         users who may create tournaments; the importer organises it
+    GET/POST /manage/import/         users who may create tournaments; only the importer organises
+                                     it (``ArchiveImport`` keeps the file's SHA-256)
 
 ``tournaments.archive`` decides and writes; a refused archive is shown with every reason.
 """
@@ -72,7 +73,8 @@ class ArchiveImportView(LoginRequiredMixin, View):
                     _("The file is larger than %(mb)s MB.") % {"mb": MAX_BYTES // 2**20},
                     "file",
                 )
-            tournament = importer.import_tournament(reader.load_file(upload.read()), request.user)
+            raw = upload.read()
+            tournament = importer.import_tournament(reader.load_file(raw), request.user, raw=raw)
         except TournamentError as err:
             return self.get(request, form, errors=err.errors, status=err.status)
         messages.success(request, _("The tournament was imported from the archive."))

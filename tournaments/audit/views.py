@@ -41,6 +41,10 @@ ACTIONS = {
     "pairing.referee": _("Referee assigned"),
     "sanction.record": _("Sanction recorded"),
     "sanction.revoke": _("Sanction revoked"),
+    "player.update": _("Player changed"),
+    "player.delete": _("Player deleted"),
+    "club.update": _("Club changed"),
+    "club.delete": _("Club deleted"),
 }
 
 

@@ -3,10 +3,12 @@
     registration   Club, Player, Tournament (its setup), Entry, EntryAbsence
     rounds         Round, Pairing (a table or a bye), PairingEntry (a side of a table)
     results        Sanction (the chief referee's), Standing (a finished round's snapshot)
+    imports        ArchiveImport (who imported which archive into a tournament, when)
 
 Every model keeps the app label ``tournaments`` and its table; import them from here.
 """
 
+from tournaments.models.imports import ArchiveImport
 from tournaments.models.registration import (
     TIE_BREAKS,
     Club,
@@ -20,6 +22,6 @@ from tournaments.models.results import Sanction, Standing
 from tournaments.models.rounds import Pairing, PairingEntry, Round
 
 __all__ = [
-    "TIE_BREAKS", "Club", "Entry", "EntryAbsence", "Pairing", "PairingEntry", "Player", "Round",
-    "Sanction", "Standing", "Tournament", "default_tie_breaks",
+    "TIE_BREAKS", "ArchiveImport", "Club", "Entry", "EntryAbsence", "Pairing", "PairingEntry",
+    "Player", "Round", "Sanction", "Standing", "Tournament", "default_tie_breaks",
 ]

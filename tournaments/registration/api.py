@@ -3,7 +3,9 @@
     GET/POST   /api/v1/tournaments/                       list (visible) / create (organisers)
     GET/PATCH  /api/v1/tournaments/{id}/                  read / change the setup
     GET/POST   /api/v1/tournaments/{id}/entries/          entries / register one
-    POST       /api/v1/tournaments/{id}/entries/import/   CSV (multipart ``file`` or text/csv)
+    POST       /api/v1/tournaments/{id}/entries/import/   CSV (multipart ``file`` or text/csv);
+                                                          ``notes``: stored players and clubs
+                                                          linked unchanged where the file differs
     GET/PATCH  /api/v1/entries/{id}/                      an entry / edit it
     POST       /api/v1/entries/{id}/withdraw/  …/reinstate/  …/absences/ {round, absent, reason}
     GET/POST   /api/v1/clubs/   /api/v1/players/
@@ -164,7 +166,8 @@ class TournamentBaseViewSet(
             result = csv_import.import_csv(request.user, tournament.pk, data)
             return Response({"clubs": result.clubs, "players": result.players,
                              "entries": result.entries, "teams": result.teams,
-                             "created": result.created}, status=201)  # fmt: skip
+                             "created": result.created, "linked": result.linked,
+                             "notes": result.notes}, status=201)  # fmt: skip
 
         return respond(call)
 

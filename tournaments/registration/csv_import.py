@@ -10,12 +10,18 @@ One row per player; the columns, in any order (only ``last_name`` is required):
     club           the club's name; created if unknown
     city           the club's city (used when the club is created)
     rating         a whole number
-    federation_id  a player with this id is reused (and updated), else created
+    federation_id  a player with this id is linked, else one is created
     seed           the entry's seed (a whole number; the same on every row of the entry)
     team           teams format: the club team the pair plays for; created if unknown
 
 Every bad line is reported with its number (the header is line 1) and the reason; if any line
 is bad nothing is written. A good file is imported in one transaction.
+
+Players and clubs are shared by every tournament of the site (federation IDs are public), so a
+file never changes one that exists: a known federation ID links the stored player as it is, a
+known club name the stored club, and every value of the file that differs from what is stored
+is reported on its line (``ImportResult.notes``, code ``player_differs`` or ``club_differs``)
+and in the import's audit entry. Empty cells are "not given", not a difference.
 """
 
 from __future__ import annotations
@@ -62,6 +68,9 @@ class ImportResult:
     teams: int = 0
     lines: int = 0
     created: list[str] = field(default_factory=list)
+    #: existing players linked as they are, and what the file said differently (per line)
+    linked: list[int] = field(default_factory=list)
+    notes: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _bad(line: int, column: str | None, code: str, message: str) -> dict[str, Any]:
@@ -228,20 +237,60 @@ def import_csv(user: User, tournament_id: int, data: bytes | str) -> ImportResul
         audit.record(user, "entry.import", tournament, tournament_id=tournament.pk,
                      after={"lines": result.lines, "entries": result.entries,
                             "players": result.players, "clubs": result.clubs,
-                            "teams": result.teams})  # fmt: skip
+                            "teams": result.teams, "linked": result.linked,
+                            "differences": len(result.notes)})  # fmt: skip
         return result
+
+
+def _shown(value: Any) -> str:
+    return "—" if value in (None, "") else str(value)
+
+
+def _differences(player: Player, row: Row, club: Club | None) -> dict[str, dict[str, Any]]:
+    """What the row says differently about a stored player (empty cells say nothing)."""
+    given = {"last_name": row.last_name, "first_name": row.first_name,
+             "club": club.name if club else "", "rating": row.rating}  # fmt: skip
+    here = {"last_name": player.last_name, "first_name": player.first_name,
+            "club": player.club.name if player.club else "", "rating": player.rating}  # fmt: skip
+    return {name: {"stored": here[name], "file": value} for name, value in given.items()
+            if value not in (None, "") and value != here[name]}  # fmt: skip
+
+
+def _player_note(row: Row, differences: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    listed = "; ".join(
+        _("%(field)s «%(file)s» (here «%(stored)s»)")
+        % {"field": Player._meta.get_field(name).verbose_name, "file": _shown(d["file"]),
+           "stored": _shown(d["stored"])}
+        for name, d in differences.items()
+    )  # fmt: skip
+    note = _bad(row.line, "federation_id", "player_differs",
+                _("player %(id)s is already on this site and was linked unchanged; the file "
+                  "differs: %(differences)s.") % {"id": row.federation_id, "differences": listed})
+    note["differences"] = differences
+    return note
+
+
+def _club_note(row: Row, club: Club) -> dict[str, Any]:
+    note = _bad(row.line, "city", "club_differs",
+                _("the club «%(club)s» is already on this site with the city «%(stored)s» and "
+                  "was kept unchanged (the file says «%(file)s»).")
+                % {"club": club.name, "stored": _shown(club.city), "file": row.city})
+    note["differences"] = {"city": {"stored": club.city, "file": row.city}}
+    return note
 
 
 def _write(tournament: Tournament, rows: list[Row]) -> ImportResult:
     result = ImportResult(lines=len(rows))
     clubs = {c.name: c for c in Club.objects.filter(name__in={r.club for r in rows if r.club})}
-    known = {p.federation_id: p for p in Player.objects.filter(
+    known = {p.federation_id: p for p in Player.objects.select_related("club").filter(
         federation_id__in={r.federation_id for r in rows if r.federation_id})}  # fmt: skip
     joins = next_round_number(tournament)
     entries: dict[str, Entry] = {}
     teams: dict[str, Entry] = {
         e.name: e for e in tournament.entries.filter(team=None, name__in={r.team for r in rows})
     }
+    existing_clubs = set(clubs)
+    noted_clubs: set[str] = set()
     for row in rows:
         club = None
         if row.club:
@@ -249,6 +298,10 @@ def _write(tournament: Tournament, rows: list[Row]) -> ImportResult:
             if club is None:
                 club = clubs[row.club] = Club.objects.create(name=row.club, city=row.city)
                 result.clubs += 1
+            elif (row.club in existing_clubs and row.city and row.city != club.city
+                  and row.club not in noted_clubs):  # fmt: skip
+                noted_clubs.add(row.club)
+                result.notes.append(_club_note(row, club))
         player = known.get(row.federation_id) if row.federation_id else None
         if player is None:
             player = Player.objects.create(
@@ -257,10 +310,11 @@ def _write(tournament: Tournament, rows: list[Row]) -> ImportResult:
             )  # fmt: skip
             result.players += 1
         else:
-            player.last_name, player.first_name = row.last_name, row.first_name
-            player.club = club or player.club
-            player.rating = row.rating if row.rating is not None else player.rating
-            player.save()
+            # shared with other tournaments: linked as stored, never rewritten from the file
+            result.linked.append(player.pk)
+            differences = _differences(player, row, club)
+            if differences:
+                result.notes.append(_player_note(row, differences))
         team = None
         if tournament.format == Tournament.Format.TEAMS and row.team:
             team = teams.get(row.team)

@@ -165,6 +165,8 @@ class ImportView(EntriesView):
             _("Imported: %(entries)s entries, %(players)s new players, %(clubs)s new clubs.")
             % {"entries": result.entries, "players": result.players, "clubs": result.clubs},
         )
+        for note in result.notes:
+            messages.warning(request, note["message"])
         return redirect("tournaments:manage_entries", pk=pk)
 
 

@@ -1,7 +1,8 @@
 """``manage.py import_tournament <file> [--user name]``: a new tournament from an archive.
 
 The user (default: the first active superuser) must be allowed to create tournaments and becomes
-an organiser of the new one. See docs/archive.md.
+the only organiser of the new one; the file's SHA-256 is kept with the tournament. See
+docs/archive.md.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class Command(BaseCommand):
         except OSError as err:
             raise CommandError(str(err)) from err
         try:
-            tournament = archive.import_tournament(archive.load_file(content), user)
+            tournament = archive.import_tournament(archive.load_file(content), user, raw=content)
         except TournamentError as err:
             lines = [f"{e['code']}: {e['message']}" + (f" [{e['field']}]" if e["field"] else "")
                      for e in err.errors]  # fmt: skip
