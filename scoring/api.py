@@ -4,7 +4,8 @@
     POST   /api/v1/matches/                     create → 201
     GET    /api/v1/matches/{id}/                the protocol (public)
     GET    /api/v1/matches/{id}/deals/          its deals
-    POST   /api/v1/matches/{id}/deals/          one deal (contract shape) → 201, retry → same 201
+    POST   /api/v1/matches/{id}/deals/          one deal (contract shape) → 201, retry → same 201;
+                                                the key again with another deal → 409
     POST   /api/v1/matches/{id}/deals/preview/  the verdict it would get, nothing stored → 200
     PATCH  /api/v1/matches/{id}/deals/{n}/      replace the last deal's record
     DELETE /api/v1/matches/{id}/deals/{n}/      delete the last deal
@@ -13,7 +14,9 @@
 
 Writes take an optional ``expected_version`` (or an ``If-Match: "<version>"`` header); a stale
 one answers 409 with the current protocol under ``match``. A deal's idempotency key is the
-``Idempotency-Key`` header or its ``client_id`` field. Errors use the common format
+``Idempotency-Key`` header or its ``client_id`` field; every write's retry is recognised by
+``scoring.services.idempotency`` (a key reused for another deal: 409 ``idempotency_conflict``).
+Errors use the common format
 ``{"errors": [{"code", "message", "field"}]}``; the engine's errors also name ``seat``/``tile``.
 """
 
@@ -260,7 +263,12 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         methods=["POST"],
         request=DealInSerializer,
         responses={201: DealOutSerializer, **_WRITE_ERRORS},
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)],
+        parameters=[OpenApiParameter(
+            "Idempotency-Key", str, OpenApiParameter.HEADER,
+            description="A UUID for this deal (or the body's client_id). Sent again with the "
+            "same deal: the stored deal, 201, nothing new. With a different deal, or after "
+            "that deal was deleted: 409 idempotency_conflict, nothing stored.",
+        )],
     )
     @action(detail=True, methods=["get", "post"], url_path="deals")
     def deals(self, request: Request, pk: str) -> Response:
