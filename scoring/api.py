@@ -37,7 +37,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring import selectors, services
-from scoring.errors import Conflict, NotAllowed, ScoringError, error
+from scoring.errors import Conflict, NotAllowed, ScoringError
 from scoring.models import SEATS, Match
 
 # --- serializers ------------------------------------------------------------------------------
@@ -114,6 +114,8 @@ class MatchCreateSerializer(serializers.Serializer):
     label = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
     table = serializers.CharField(required=False, allow_blank=True, default="", max_length=50)
     confirm_pin = serializers.CharField(required=False, allow_blank=True, write_only=True)
+    client_id = serializers.UUIDField(required=False, allow_null=True, default=None,
+                                      help_text="The creation's key (or Idempotency-Key).")
 
 
 class DealInSerializer(serializers.Serializer):
@@ -158,6 +160,13 @@ class CorrectionInSerializer(VersionInSerializer):
 
 _ERRORS = {400: OpenApiTypes.OBJECT, 403: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT}
 _WRITE_ERRORS = {**_ERRORS, 409: OpenApiTypes.OBJECT}
+
+
+def _key(what: str, also: str = "") -> OpenApiParameter:
+    return OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, description=(
+        f"A UUID for this {what} (or the body's client_id). Sent again with the same {what}: "
+        f"the stored one, 201, nothing new. With a different {what}{also}: 409 "
+        "idempotency_conflict, nothing stored."))  # fmt: skip
 
 
 def _scoring_answer(exc: ScoringError) -> Response:
@@ -230,25 +239,18 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def _protocol(self, status_code: int = 200) -> Response:
         return Response(selectors.match_data(selectors.get_match(self._pk())), status=status_code)
 
-    @extend_schema(request=MatchCreateSerializer, responses={201: MatchOutSerializer, **_ERRORS})
+    @extend_schema(request=MatchCreateSerializer, responses={201: MatchOutSerializer,
+                   **_WRITE_ERRORS}, parameters=[_key("match")])  # fmt: skip
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         form = MatchCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = form.validated_data
-        for seat in data["seats"]:
-            if seat not in SEATS:
-                return Response(
-                    {
-                        "errors": [
-                            error(
-                                "bad_seat",
-                                _("Unknown seat %(seat)s.") % {"seat": seat},
-                                f"seats.{seat}",
-                            )
-                        ]
-                    },
-                    status=400,
-                )
+        data["client_id"] = request.headers.get("Idempotency-Key") or data["client_id"]
+        bad = next((seat for seat in data["seats"] if seat not in SEATS), None)
+        if bad is not None:
+            return _scoring_answer(ScoringError.one(
+                "bad_seat", _("Unknown seat %(seat)s.") % {"seat": bad}, f"seats.{bad}"
+            ))  # fmt: skip
 
         def call() -> Response:
             match = services.create_match(user=request.user, **data)
@@ -263,12 +265,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         methods=["POST"],
         request=DealInSerializer,
         responses={201: DealOutSerializer, **_WRITE_ERRORS},
-        parameters=[OpenApiParameter(
-            "Idempotency-Key", str, OpenApiParameter.HEADER,
-            description="A UUID for this deal (or the body's client_id). Sent again with the "
-            "same deal: the stored deal, 201, nothing new. With a different deal, or after "
-            "that deal was deleted: 409 idempotency_conflict, nothing stored.",
-        )],
+        parameters=[_key("deal", " (or after that deal was deleted)")],
     )
     @action(detail=True, methods=["get", "post"], url_path="deals")
     def deals(self, request: Request, pk: str) -> Response:

@@ -17,7 +17,13 @@ from scoring.errors import ScoringError
 from scoring.models import Deal, Match, MatchVersion
 from scoring.services.guards import _check_version, _lock, _require_editable, _require_writer
 from scoring.services.history import _history_row, _log
-from scoring.services.idempotency import change_after, key_conflict, key_history, same_deal
+from scoring.services.idempotency import (
+    change_after,
+    key_conflict,
+    key_history,
+    parse_key,
+    same_deal,
+)
 from scoring.services.permissions import User
 from scoring.services.state import (
     _STATE_FIELDS,
@@ -36,17 +42,6 @@ from scoring.services.state import (
 class RecordedDeal:
     deal: Deal
     created: bool
-
-
-def _parse_client_id(client_id: Any) -> uuid.UUID | None:
-    if client_id in (None, ""):
-        return None
-    try:
-        return client_id if isinstance(client_id, uuid.UUID) else uuid.UUID(str(client_id))
-    except ValueError as err:
-        raise ScoringError.one(
-            "bad_client_id", _("The client id must be a UUID."), "client_id"
-        ) from err
 
 
 def preview_deal(match_id: int, deal: Any) -> DealVerdict:
@@ -70,7 +65,7 @@ def record_deal(
     (``created`` False) before any other check, so a phone's retry never turns into a 409; with
     a different deal, or after its deal was deleted, it is 409 ``idempotency_conflict``.
     """
-    key = _parse_client_id(client_id)
+    key = parse_key(client_id)
     record = _clean_record(deal)
     with transaction.atomic():
         # The row lock serialises every write of the match: two requests with one key are

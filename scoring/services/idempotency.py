@@ -34,12 +34,24 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from rules import tiles as T
-from scoring.errors import Conflict, error
+from scoring.errors import Conflict, ScoringError, error
 from scoring.models import Match, MatchVersion
 
 #: the keys of a deal record in the rules contract
 CONTRACT_KEYS = ("result", "by", "leader", "hands", "pips", "lead_tile", "last_tiles",
                  "boneyard", "declared", "time_up")  # fmt: skip
+
+
+def parse_key(client_id: Any) -> uuid.UUID | None:
+    """A request's key (``client_id`` or ``Idempotency-Key``) as a UUID; none when blank."""
+    if client_id in (None, ""):
+        return None
+    try:
+        return client_id if isinstance(client_id, uuid.UUID) else uuid.UUID(str(client_id))
+    except ValueError as err:
+        raise ScoringError.one(
+            "bad_client_id", _("The client id must be a UUID."), "client_id"
+        ) from err
 
 
 def _tiles(value: Any) -> Any:

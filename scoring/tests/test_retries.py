@@ -310,3 +310,43 @@ def test_the_correction_page_sent_again_is_made_once(client, match, referee, chi
     again = client.post(f"/matches/{match.pk}/correct/", data, follow=True)
     assert again.redirect_chain and "уже исправлен" in again.content.decode()
     assert state(match) == before
+
+
+# --- creating a match -------------------------------------------------------------------------
+
+
+def test_a_creation_sent_again_creates_one_match(chief, referee, players):
+    api = api_for(chief)
+    key = str(uuid.uuid4())
+    body = {"label": "Кубок", "table": "7", "referee": referee.pk, "confirm_pin": "1357",
+            "seats": {s: p.pk for s, p in players.items()}}  # fmt: skip
+    first = api.post("/api/v1/matches/", body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    again = api.post("/api/v1/matches/", body, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    assert first.status_code == again.status_code == 201, again.json()
+    assert again.json()["id"] == first.json()["id"]
+    assert Match.objects.count() == 1
+    other = api.post("/api/v1/matches/", {**body, "table": "8"}, format="json",
+                     HTTP_IDEMPOTENCY_KEY=key)  # fmt: skip
+    assert other.status_code == 409 and codes(other) == ["idempotency_conflict"]
+    assert Match.objects.count() == 1
+    # The key in the body works the same; a new key is a new match.
+    assert api.post("/api/v1/matches/", {**body, "client_id": key},
+                    format="json").json()["id"] == first.json()["id"]  # fmt: skip
+    assert api.post("/api/v1/matches/", body, format="json").status_code == 201
+    assert Match.objects.count() == 2
+
+
+def test_the_new_match_form_sent_twice_creates_one_match(client, referee, players):
+    client.force_login(referee)
+    html = client.get("/matches/new/").content.decode()
+    key = re.search(r'name="client_id" value="([0-9a-f-]+)"', html).group(1)
+    data = {"label": "Товарищеская", "table": "2", "rules_preset": "kozel", "client_id": key,
+            **{f"seat_{s}": p.pk for s, p in players.items()}}  # fmt: skip
+    first = client.post("/matches/new/", data)
+    again = client.post("/matches/new/", data)
+    assert first.status_code == again.status_code == 302
+    assert first["Location"] == again["Location"]
+    assert Match.objects.count() == 1
+    changed = client.post("/matches/new/", {**data, "table": "3"})
+    assert changed.status_code == 400 and Match.objects.count() == 1
+    assert "уже создана" in changed.content.decode()

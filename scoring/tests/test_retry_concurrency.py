@@ -81,3 +81,22 @@ def test_one_key_sent_at_once_with_two_deals_stores_one_row(setup, through):
                 assert [e["code"] for e in body["errors"]] == ["idempotency_conflict"]
     m = Match.objects.get(pk=match.pk)
     assert m.version == ROUNDS + 1 == m.history.count()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_creation_key_sent_at_once_creates_one_match(setup):
+    _match, referee = setup
+    key = str(uuid.uuid4())
+
+    def create() -> tuple[int, Any]:
+        api = APIClient()
+        api.force_authenticate(referee)
+        response = api.post("/api/v1/matches/", {"label": "Вечер", "rules_preset": "kozel"},
+                            format="json", HTTP_IDEMPOTENCY_KEY=key)  # fmt: skip
+        return response.status_code, response.json()
+
+    results = run_together([create] * 4)
+    assert all(isinstance(r, tuple) and r[0] == 201 for r in results), results
+    assert len({body["id"] for _status, body in results}) == 1
+    assert Match.objects.filter(creation_key__key=key).count() == 1
+    assert Match.objects.count() == 2  # the fixture's and this one
