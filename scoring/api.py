@@ -4,7 +4,8 @@
     POST   /api/v1/matches/                     create → 201
     GET    /api/v1/matches/{id}/                the protocol (public)
     GET    /api/v1/matches/{id}/deals/          its deals
-    POST   /api/v1/matches/{id}/deals/          one deal (contract shape) → 201, retry → same 201
+    POST   /api/v1/matches/{id}/deals/          one deal (contract shape) → 201, retry → same 201;
+                                                the key again with another deal → 409
     POST   /api/v1/matches/{id}/deals/preview/  the verdict it would get, nothing stored → 200
     PATCH  /api/v1/matches/{id}/deals/{n}/      replace the last deal's record
     DELETE /api/v1/matches/{id}/deals/{n}/      delete the last deal
@@ -13,7 +14,9 @@
 
 Writes take an optional ``expected_version`` (or an ``If-Match: "<version>"`` header); a stale
 one answers 409 with the current protocol under ``match``. A deal's idempotency key is the
-``Idempotency-Key`` header or its ``client_id`` field. Errors use the common format
+``Idempotency-Key`` header or its ``client_id`` field; every write's retry is recognised by
+``scoring.services.idempotency`` (a key reused for another deal: 409 ``idempotency_conflict``).
+Errors use the common format
 ``{"errors": [{"code", "message", "field"}]}``; the engine's errors also name ``seat``/``tile``.
 """
 
@@ -34,7 +37,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from scoring import selectors, services
-from scoring.errors import Conflict, NotAllowed, ScoringError, error
+from scoring.errors import Conflict, NotAllowed, ScoringError
 from scoring.models import SEATS, Match
 
 # --- serializers ------------------------------------------------------------------------------
@@ -111,6 +114,8 @@ class MatchCreateSerializer(serializers.Serializer):
     label = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
     table = serializers.CharField(required=False, allow_blank=True, default="", max_length=50)
     confirm_pin = serializers.CharField(required=False, allow_blank=True, write_only=True)
+    client_id = serializers.UUIDField(required=False, allow_null=True, default=None,
+                                      help_text="The creation's key (or Idempotency-Key).")
 
 
 class DealInSerializer(serializers.Serializer):
@@ -155,6 +160,13 @@ class CorrectionInSerializer(VersionInSerializer):
 
 _ERRORS = {400: OpenApiTypes.OBJECT, 403: OpenApiTypes.OBJECT, 404: OpenApiTypes.OBJECT}
 _WRITE_ERRORS = {**_ERRORS, 409: OpenApiTypes.OBJECT}
+
+
+def _key(what: str, also: str = "") -> OpenApiParameter:
+    return OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, description=(
+        f"A UUID for this {what} (or the body's client_id). Sent again with the same {what}: "
+        f"the stored one, 201, nothing new. With a different {what}{also}: 409 "
+        "idempotency_conflict, nothing stored."))  # fmt: skip
 
 
 def _scoring_answer(exc: ScoringError) -> Response:
@@ -227,25 +239,18 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def _protocol(self, status_code: int = 200) -> Response:
         return Response(selectors.match_data(selectors.get_match(self._pk())), status=status_code)
 
-    @extend_schema(request=MatchCreateSerializer, responses={201: MatchOutSerializer, **_ERRORS})
+    @extend_schema(request=MatchCreateSerializer, responses={201: MatchOutSerializer,
+                   **_WRITE_ERRORS}, parameters=[_key("match")])  # fmt: skip
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         form = MatchCreateSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = form.validated_data
-        for seat in data["seats"]:
-            if seat not in SEATS:
-                return Response(
-                    {
-                        "errors": [
-                            error(
-                                "bad_seat",
-                                _("Unknown seat %(seat)s.") % {"seat": seat},
-                                f"seats.{seat}",
-                            )
-                        ]
-                    },
-                    status=400,
-                )
+        data["client_id"] = request.headers.get("Idempotency-Key") or data["client_id"]
+        bad = next((seat for seat in data["seats"] if seat not in SEATS), None)
+        if bad is not None:
+            return _scoring_answer(ScoringError.one(
+                "bad_seat", _("Unknown seat %(seat)s.") % {"seat": bad}, f"seats.{bad}"
+            ))  # fmt: skip
 
         def call() -> Response:
             match = services.create_match(user=request.user, **data)
@@ -260,7 +265,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         methods=["POST"],
         request=DealInSerializer,
         responses={201: DealOutSerializer, **_WRITE_ERRORS},
-        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER)],
+        parameters=[_key("deal", " (or after that deal was deleted)")],
     )
     @action(detail=True, methods=["get", "post"], url_path="deals")
     def deals(self, request: Request, pk: str) -> Response:

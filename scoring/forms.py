@@ -128,6 +128,8 @@ class MatchForm(forms.Form):
 
     label = forms.CharField(label=_("Label"), max_length=200, required=False)
     table = forms.CharField(label=_("Table"), max_length=50, required=False)
+    #: given when the form is drawn: the same form sent twice creates one match
+    client_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
     rules_preset = forms.ChoiceField(label=_("Rules"), initial="sport", choices=[
         ("sport", _("Sports domino")), ("kozel", _("Kozel")),
         ("morskoy", _("Morskoy kozel")), ("international", _("International")),
@@ -151,4 +153,5 @@ class MatchForm(forms.Form):
         return {
             "label": data["label"], "table": data["table"], "rules_preset": data["rules_preset"],
             "seats": {s: data[f"seat_{s}"] for s in ("N", "E", "S", "W")},
+            "client_id": data["client_id"],
         }

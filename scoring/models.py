@@ -2,7 +2,8 @@
 
 What the database guarantees here, not only the code:
 
-- a deal's place in the match (``n``) and its client id are unique per match;
+- a deal's place in the match (``n``) and its client id are unique per match, and the key a
+  match was created with is unique per user (``CreationKey``);
 - at most one history row per match holds the confirmed protocol (a partial unique constraint on
   ``MatchVersion.confirmed``), so a correction must retire the old one in the same transaction.
 
@@ -132,6 +133,32 @@ class Match(models.Model):
             )
             lang = "en" if (get_language() or "ru").startswith("en") else "ru"
             raise ValidationError({field: err.problem.message(lang)}, code=err.code) from err
+
+
+class CreationKey(models.Model):
+    """The key (``Idempotency-Key``) a user created a match with: the same creation sent again
+    finds the match instead of making a second one. Two sent at the same moment: the unique
+    constraint lets one insert through and the other finds it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.CASCADE,
+        related_name="+",
+    )  # fmt: skip
+    key = models.UUIDField(_("key"))
+    match = models.OneToOneField(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="creation_key"
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("creation key")
+        verbose_name_plural = _("creation keys")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="creation_key_unique_per_user"),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.key)
 
 
 class Deal(models.Model):

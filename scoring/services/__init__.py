@@ -9,7 +9,8 @@ Views, the API, the admin and the tournaments app call these and nothing else to
         seats: {"N": Player | player id | None, …}; referee: a user or None.
     create_matches(user, [MatchSpec(...), …]) -> [Match]     a round's tables in bulk
     record_deal(match_id, deal, user, client_id=None, expected_version=None) -> RecordedDeal
-        a retry with the same client_id returns the stored deal (``created`` False).
+        a retry with the same client_id returns the stored deal (``created`` False); the key
+        with a different deal (or after its deal was deleted) is 409 idempotency_conflict.
     preview_deal(match_id, deal) -> DealVerdict        what would be written; nothing stored
     amend_last_deal(match_id, deal, user, n=None, expected_version=None) -> Deal
     delete_last_deal(match_id, user, n=None, expected_version=None) -> Match
@@ -17,6 +18,9 @@ Views, the API, the admin and the tournaments app call these and nothing else to
     submit(match_id, user, expected_version=None) -> Match
     confirm(match_id, user, pin=None) -> Match
     correct(match_id, user, deals, reason, expected_version=None) -> Match
+
+A write sent again (a phone that did not see the answer) changes nothing twice: see
+``scoring.services.idempotency`` for what makes a request the same as one already done.
 
 Refusals raise ``scoring.errors``: ``DealRefused`` (400, the engine's codes), ``ScoringError``
 (400), ``NotAllowed`` (403), ``Conflict`` (409, with the current match); a missing match raises
@@ -30,6 +34,8 @@ The package owns a match's protocol from creation to correction; this module is 
     creation        ``create_match``, ``create_matches`` and ``MatchSpec``
     deals           ``preview_deal``, ``record_deal`` (idempotent by ``client_id``),
                     ``amend_last_deal``, ``delete_last_deal``
+    idempotency     when a write is a retry: the same deal, a key's history, the change
+                    made on top of a version
     confirmation    ``set_confirm_pin``, ``submit``, ``confirm`` (the desk or the captain's PIN)
     corrections     ``correct``
     guards          the match locked and the checks before a change (version, editable, writer)

@@ -14,8 +14,9 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import Conflict, NotAllowed, ScoringError, error
 from scoring.models import Match, MatchVersion
-from scoring.services.guards import _lock, _lock_for_edit
+from scoring.services.guards import EDITABLE, _check_version, _lock, _require_writer
 from scoring.services.history import _history_row, _log
+from scoring.services.idempotency import change_after
 from scoring.services.permissions import User, is_desk_for
 from scoring.services.state import _protocol
 
@@ -57,9 +58,20 @@ def set_confirm_pin(match_id: int, user: User, pin: str) -> Match:
 
 
 def submit(match_id: int, user: User, expected_version: int | None = None) -> Match:
-    """Hand in a finished protocol for confirmation."""
+    """Hand in a finished protocol for confirmation.
+
+    Sent again with ``expected_version``, it is answered as done when the change made on top of
+    that version was the submission; otherwise a protocol already handed in is 409
+    ``not_editable``, saying who submitted (and confirmed) it.
+    """
     with transaction.atomic():
-        match = _lock_for_edit(match_id, user, expected_version)
+        match = _lock(match_id)
+        _require_writer(user, match)
+        if change_after(match, expected_version, MatchVersion.Action.SUBMIT) is not None:
+            return match
+        if match.status not in EDITABLE:
+            raise Conflict([error("not_editable", _already_handed_in(match))], match)
+        _check_version(match, expected_version)
         if not match.finished:
             raise ScoringError.one(
                 "not_finished",
@@ -84,9 +96,10 @@ def confirm(match_id: int, user: User, pin: str | None = None) -> Match:
     with transaction.atomic():
         match = _lock(match_id)
         if match.status != Match.Status.SUBMITTED:
-            raise Conflict(
-                [error("not_submitted", _("Only a submitted protocol can be confirmed."))], match
-            )
+            # A confirmation sent again lands here too: say who confirmed it.
+            message = (_already_handed_in(match) if match.status == Match.Status.CONFIRMED
+                       else _("Only a submitted protocol can be confirmed."))  # fmt: skip
+            raise Conflict([error("not_submitted", message)], match)
         if not user.is_authenticated:
             raise NotAllowed.one("not_allowed", _("Sign in to confirm a protocol."))
         if pin:
@@ -134,3 +147,17 @@ def confirm(match_id: int, user: User, pin: str | None = None) -> Match:
     if wrong_pin:
         raise NotAllowed.one("wrong_pin", _("Wrong PIN."), "pin")
     return match
+
+
+def _who(user: User | None) -> str:
+    return user.get_username() if user is not None else "—"
+
+
+def _already_handed_in(match: Match) -> str:
+    if match.status == Match.Status.CONFIRMED:
+        return _("The protocol has already been confirmed by %(who)s.") % {
+            "who": _who(match.confirmed_by)
+        }
+    return _("The protocol has already been submitted by %(who)s.") % {
+        "who": _who(match.submitted_by)
+    }

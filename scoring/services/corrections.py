@@ -14,6 +14,7 @@ from scoring.errors import Conflict, DealRefused, NotAllowed, ScoringError, erro
 from scoring.models import Deal, Match, MatchVersion
 from scoring.services.guards import _check_version, _lock
 from scoring.services.history import _history_row
+from scoring.services.idempotency import change_after, same_deal
 from scoring.services.permissions import User, can_correct
 from scoring.services.state import _apply_state, _clean_record, _Fold, _judge, _protocol
 from scoring.signals import protocol_corrected
@@ -30,6 +31,10 @@ def correct(
 
     Every deal must be legal; the previous confirmed version stays in the history with its
     protocol, and the new one becomes the confirmed version.
+
+    Sent again, it corrects nothing more: with ``expected_version`` when the change made on top
+    of it was this correction (the same deals and reason); without a version when the last
+    change was.
     """
     reason = (reason or "").strip()
     with transaction.atomic():
@@ -38,6 +43,8 @@ def correct(
             raise NotAllowed.one(
                 "not_chief_referee", _("Only the chief referee may correct a protocol.")
             )
+        if _corrected_already(match, deals, reason, expected_version):
+            return match
         _check_version(match, expected_version)
         if match.status != Match.Status.CONFIRMED:
             raise Conflict(
@@ -86,3 +93,23 @@ def correct(
         )  # fmt: skip
         protocol_corrected.send(sender=Match, match=match)
     return match
+
+
+def _corrected_already(
+    match: Match, deals: Any, reason: str, expected_version: int | None
+) -> bool:
+    """Whether the change this request asks for is the one made on top of its version (without
+    a version: the last change of the protocol)."""
+    if expected_version is not None:
+        done = change_after(match, expected_version, MatchVersion.Action.CORRECT)
+    else:
+        done = match.history.order_by("-version").first()
+        if done is not None and done.action != MatchVersion.Action.CORRECT:
+            done = None
+    if done is None or done.reason != reason:
+        return False
+    made = (done.after or {}).get("deals")
+    if not isinstance(deals, Sequence) or isinstance(deals, str | bytes) \
+            or not isinstance(made, list) or len(made) != len(deals):
+        return False
+    return all(same_deal(a, b) for a, b in zip(made, deals, strict=True))

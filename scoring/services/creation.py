@@ -1,6 +1,7 @@
 """Creating matches: one (``create_match``) or a round's tables in bulk (``create_matches``),
 with the rules resolved and copied in, the seats checked, the referee assigned (a referee referees
 the matches they create; the desk assigns anyone) and the desk's captains' PIN, if given, issued.
+A creation with a key (``client_id``) sent again finds the match it created.
 """
 
 from __future__ import annotations
@@ -10,15 +11,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.hashers import make_password
+from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from rules import Judge, Rules, RulesError, make_rules
-from scoring.errors import NotAllowed, ScoringError, problem_item
-from scoring.models import SEATS, Match, MatchVersion
+from scoring.errors import Conflict, NotAllowed, ScoringError, error, problem_item
+from scoring.models import SEATS, CreationKey, Match, MatchVersion
 from scoring.services.confirmation import _pin_desk_only, _valid_pin
+from scoring.services.idempotency import parse_key
 from scoring.services.permissions import User, can_create, is_desk
 from scoring.services.state import _apply_state
 
@@ -34,15 +36,62 @@ def create_match(
     label: str = "",
     table: str = "",
     confirm_pin: str | None = None,
+    client_id: Any = None,
 ) -> Match:
     """A new match in ``draft`` with the rules resolved and copied in.
 
     A referee who creates a match referees it (and cannot assign someone else); the desk may
     assign any referee. Seats not in play must be empty; one player cannot sit twice.
+
+    ``client_id`` (the ``Idempotency-Key``) makes the creation safe to send again: the same
+    user sending the same key with the same match (label, table, rules, seats, referee, PIN)
+    gets the match the key created; with another match, 409 ``idempotency_conflict``.
     """
     spec = MatchSpec(rules_preset, dict(rules_options or {}), players, dict(seats or {}),
                      referee, label, table, confirm_pin)  # fmt: skip
-    return create_matches(user, [spec])[0]
+    key = parse_key(client_id)
+    if key is None or not user.is_authenticated:
+        return create_matches(user, [spec])[0]
+    _require_creator(user)
+    existing = _created_with(user, key)
+    if existing is None:
+        try:
+            with transaction.atomic():  # a savepoint: the insert may lose a race
+                return create_matches(user, [spec], client_id=key)[0]
+        except IntegrityError:
+            # The same key sent at the same moment was inserted first (the unique constraint).
+            existing = _created_with(user, key)
+            if existing is None:
+                raise
+    return _created_before(existing, user, spec)
+
+
+def _created_with(user: User, key: Any) -> Match | None:
+    return Match.objects.filter(creation_key__user=user, creation_key__key=key).first()
+
+
+def _require_creator(user: User) -> None:
+    if not can_create(user):
+        raise NotAllowed.one("not_allowed", _("Only referees and organisers create matches."))
+
+
+def _created_before(existing: Match, user: User, spec: MatchSpec) -> Match:
+    """``existing`` when ``spec`` describes it (a retry); 409 when it is another match."""
+    wanted, _seats = _prepare(user, [spec], is_desk(user))[0]
+    fields = ("label", "table", "rules_preset", "rules_options", "rules", "referee_id",
+              "seat_n_id", "seat_e_id", "seat_s_id", "seat_w_id")  # fmt: skip
+    same = all(getattr(existing, f) == getattr(wanted, f) for f in fields)
+    if spec.confirm_pin:
+        same = same and check_password(str(spec.confirm_pin), existing.confirm_pin)
+    if same:
+        return existing
+    raise Conflict([error(
+        "idempotency_conflict",
+        _("This key (client_id or Idempotency-Key) already created match %(id)s, which is a "
+          "different match. Nothing was created; a new match needs a new key.")
+        % {"id": existing.pk},
+        "client_id",
+    )], existing)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -59,16 +108,42 @@ class MatchSpec:
     confirm_pin: str | None = None
 
 
-def create_matches(user: User, specs: Sequence[MatchSpec]) -> list[Match]:
+def create_matches(
+    user: User, specs: Sequence[MatchSpec], client_id: Any = None
+) -> list[Match]:
     """Many new matches at once (a round's tables), checked as ``create_match`` checks one.
 
     One transaction and a fixed number of queries however many matches: the rules of each
     distinct preset are resolved once, the players are looked up together, and the matches and
     their history rows are inserted in bulk.
     """
-    if not can_create(user):
-        raise NotAllowed.one("not_allowed", _("Only referees and organisers create matches."))
-    desk = is_desk(user)
+    _require_creator(user)
+    prepared = _prepare(user, specs, is_desk(user))
+    # The seats' foreign keys are the only link to another app; no import of its models.
+    player_model = Match._meta.get_field("seat_n").related_model
+    wanted = {pid for _m, ids in prepared for pid in ids.values()}
+    found = set(player_model._default_manager.filter(pk__in=wanted).values_list("pk", flat=True))
+    for _match, ids in prepared:
+        for seat, player_id in ids.items():
+            if player_id not in found:
+                raise ScoringError.one("unknown_player", _("No such player."), f"seats.{seat}")
+    with transaction.atomic():
+        matches = Match.objects.bulk_create([m for m, _ids in prepared])
+        MatchVersion.objects.bulk_create(
+            MatchVersion(match=m, version=m.version, action=MatchVersion.Action.CREATE,
+                         user=user if user.is_authenticated else None, before=None,
+                         after=_summary(m))
+            for m in matches
+        )  # fmt: skip
+        if client_id is not None:  # one match (create_match): its key, in the same transaction
+            CreationKey.objects.create(user=user, key=client_id, match=matches[0])
+    return matches
+
+
+def _prepare(
+    user: User, specs: Sequence[MatchSpec], desk: bool
+) -> list[tuple[Match, dict[str, int | None]]]:
+    """Unsaved matches for ``specs``, with their seats' player ids (not checked yet)."""
     resolved: dict[str, tuple[Rules, dict[str, Any]]] = {}
     prepared: list[tuple[Match, dict[str, int | None]]] = []
     for spec in specs:
@@ -108,23 +183,7 @@ def create_matches(user: User, specs: Sequence[MatchSpec]) -> list[Match]:
         )
         _apply_state(match, Judge(rules).start())
         prepared.append((match, seat_ids))
-    # The seats' foreign keys are the only link to another app; no import of its models.
-    player_model = Match._meta.get_field("seat_n").related_model
-    wanted = {pid for _m, ids in prepared for pid in ids.values()}
-    found = set(player_model._default_manager.filter(pk__in=wanted).values_list("pk", flat=True))
-    for _match, ids in prepared:
-        for seat, player_id in ids.items():
-            if player_id not in found:
-                raise ScoringError.one("unknown_player", _("No such player."), f"seats.{seat}")
-    with transaction.atomic():
-        matches = Match.objects.bulk_create([m for m, _ids in prepared])
-        MatchVersion.objects.bulk_create(
-            MatchVersion(match=m, version=m.version, action=MatchVersion.Action.CREATE,
-                         user=user if user.is_authenticated else None, before=None,
-                         after=_summary(m))
-            for m in matches
-        )  # fmt: skip
-    return matches
+    return prepared
 
 
 def _seat_ids(rules: Rules, seats: Mapping[str, Any]) -> dict[str, int | None]:

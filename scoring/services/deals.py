@@ -1,5 +1,6 @@
-"""The deals of a protocol in play: previewing the next deal, recording it (idempotent: a retry
-with the same ``client_id`` returns the stored deal), amending or deleting the last one.
+"""The deals of a protocol in play: previewing the next deal, recording it, amending or deleting
+the last one. Each recognises its own retry (``scoring.services.idempotency``): recording by the
+deal's key, amending and deleting by the version they were made against or by their contents.
 """
 
 from __future__ import annotations
@@ -14,14 +15,15 @@ from django.utils.translation import gettext as _
 from rules import DealVerdict
 from scoring.errors import ScoringError
 from scoring.models import Deal, Match, MatchVersion
-from scoring.services.guards import (
-    _check_version,
-    _lock,
-    _lock_for_edit,
-    _require_editable,
-    _require_writer,
-)
+from scoring.services.guards import _check_version, _lock, _require_editable, _require_writer
 from scoring.services.history import _history_row, _log
+from scoring.services.idempotency import (
+    change_after,
+    key_conflict,
+    key_history,
+    parse_key,
+    same_deal,
+)
 from scoring.services.permissions import User
 from scoring.services.state import (
     _STATE_FIELDS,
@@ -42,17 +44,6 @@ class RecordedDeal:
     created: bool
 
 
-def _parse_client_id(client_id: Any) -> uuid.UUID | None:
-    if client_id in (None, ""):
-        return None
-    try:
-        return client_id if isinstance(client_id, uuid.UUID) else uuid.UUID(str(client_id))
-    except ValueError as err:
-        raise ScoringError.one(
-            "bad_client_id", _("The client id must be a UUID."), "client_id"
-        ) from err
-
-
 def preview_deal(match_id: int, deal: Any) -> DealVerdict:
     """The verdict ``deal`` would get as the match's next deal. Writes nothing."""
     match = Match.objects.get(pk=match_id)
@@ -68,16 +59,23 @@ def record_deal(
     client_id: Any = None,
     expected_version: int | None = None,
 ) -> RecordedDeal:
-    """Judge ``deal`` as the next deal and store it when legal; refused deals store nothing."""
-    key = _parse_client_id(client_id)
+    """Judge ``deal`` as the next deal and store it when legal; refused deals store nothing.
+
+    ``client_id`` is the deal's key: sent again with the same deal it answers the stored deal
+    (``created`` False) before any other check, so a phone's retry never turns into a 409; with
+    a different deal, or after its deal was deleted, it is 409 ``idempotency_conflict``.
+    """
+    key = parse_key(client_id)
     record = _clean_record(deal)
     with transaction.atomic():
+        # The row lock serialises every write of the match: two requests with one key are
+        # answered one after the other, and the second finds the first's deal.
         match = _lock(match_id)
         _require_writer(user, match)
         # The stored deals' keys and records in one query: a retry is found among them, and a
         # new deal is judged after them (no model instances, the verdicts are not read).
         stored_deals = list(match.deals.order_by("n").values_list("client_id", "record"))
-        if key is not None and any(client_id == key for client_id, _r in stored_deals):
+        if key is not None and _is_retry(match, key, record, stored_deals):
             # a retry: the same answer, nothing new
             return RecordedDeal(match.deals.get(client_id=key), created=False)
         _check_version(match, expected_version)
@@ -107,6 +105,23 @@ def record_deal(
     return RecordedDeal(stored, created=True)
 
 
+def _is_retry(match: Match, key: uuid.UUID, record: dict[str, Any],
+              stored_deals: list[tuple[Any, Any]]) -> bool:
+    """True when ``key`` is stored with this deal; False when the key is new; else 409."""
+    stored = next(((n, r) for n, (k, r) in enumerate(stored_deals, start=1) if k == key), None)
+    if stored is not None and same_deal(stored[1], record):
+        return True
+    used = key_history(match, key)
+    if stored is not None:
+        # Amended since: the deal as it was first recorded under the key is still a retry.
+        if any(same_deal((row.after or {}).get("record"), record) for row in used):
+            return True
+        raise key_conflict(match, stored[0])
+    if used:
+        raise key_conflict(match, (used[-1].after or {}).get("n", "?"), deleted=True)
+    return False
+
+
 def _last_deal(match: Match, n: int | None) -> Deal:
     last = match.deals.order_by("-n").first()
     if last is None:
@@ -125,11 +140,28 @@ def amend_last_deal(
     n: int | None = None,
     expected_version: int | None = None,
 ) -> Deal:
-    """Replace the last deal's record (``n``, when given, must be the last) before submission."""
+    """Replace the last deal's record (``n``, when given, must be the last) before submission.
+
+    Sent again, it changes nothing: with ``expected_version`` when the change made on top of it
+    was this amendment (answered before the version check); in any case when the last deal
+    already is this deal (no new version, no history row).
+    """
     record = _clean_record(deal)
     with transaction.atomic():
-        match = _lock_for_edit(match_id, user, expected_version)
+        match = _lock(match_id)
+        _require_writer(user, match)
+        done = change_after(match, expected_version, MatchVersion.Action.AMEND_DEAL)
+        after = (done.after or {}) if done is not None else {}
+        if done is not None and same_deal(after.get("record"), record) \
+                and n in (None, after.get("n")):
+            amended = match.deals.filter(n=after.get("n")).first()
+            if amended is not None:
+                return amended
+        _check_version(match, expected_version)
+        _require_editable(match)
         last = _last_deal(match, n)
+        if same_deal(last.record, record):
+            return last
         before = _deal_json(last)
         judge = _judge(match)
         fold = _fold(judge, _records(match, upto=last.n - 1))
@@ -150,9 +182,19 @@ def amend_last_deal(
 def delete_last_deal(
     match_id: int, user: User, n: int | None = None, expected_version: int | None = None
 ) -> Match:
-    """Remove the last deal before submission; with no deals left the match is a draft again."""
+    """Remove the last deal before submission; with no deals left the match is a draft again.
+
+    Sent again, it deletes nothing more: with ``expected_version`` when the change made on top
+    of it was the deletion (of deal ``n``, when given); without a version when deal ``n`` is
+    gone and the protocol's last change deleted it. Without either, every call deletes the last.
+    """
     with transaction.atomic():
-        match = _lock_for_edit(match_id, user, expected_version)
+        match = _lock(match_id)
+        _require_writer(user, match)
+        if _deleted_already(match, n, expected_version):
+            return match
+        _check_version(match, expected_version)
+        _require_editable(match)
         last = _last_deal(match, n)
         before = _deal_json(last)
         last.delete()
@@ -163,3 +205,14 @@ def delete_last_deal(
             match.status = Match.Status.DRAFT
         _log(match, user, MatchVersion.Action.DELETE_DEAL, before, None)
     return match
+
+
+def _deleted_already(match: Match, n: int | None, expected_version: int | None) -> bool:
+    if expected_version is not None:
+        done = change_after(match, expected_version, MatchVersion.Action.DELETE_DEAL)
+        return done is not None and n in (None, (done.before or {}).get("n"))
+    if n is None or match.deals.filter(n=n).exists():
+        return False
+    latest = match.history.order_by("-version").first()
+    return (latest is not None and latest.action == MatchVersion.Action.DELETE_DEAL
+            and (latest.before or {}).get("n") == n)  # fmt: skip

@@ -29,15 +29,6 @@ def _check_version(match: Match, expected_version: int | None) -> None:
         )  # fmt: skip
 
 
-def _lock_for_edit(match_id: int, user: User, expected_version: int | None) -> Match:
-    """The match, locked, after the checks every change of a protocol in play needs."""
-    match = _lock(match_id)
-    _require_writer(user, match)
-    _check_version(match, expected_version)
-    _require_editable(match)
-    return match
-
-
 def _require_editable(match: Match) -> None:
     if match.status not in EDITABLE:
         raise Conflict(

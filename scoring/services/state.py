@@ -79,7 +79,9 @@ def _clean_record(deal: Any) -> dict[str, Any]:
 def _deal_json(deal: Deal | None) -> dict[str, Any] | None:
     if deal is None:
         return None
-    return {"n": deal.n, "record": deal.record, "verdict": deal.verdict}
+    # The key stays in the history, so that a retry of a deleted deal is still recognised.
+    client_id = str(deal.client_id) if deal.client_id else None
+    return {"n": deal.n, "client_id": client_id, "record": deal.record, "verdict": deal.verdict}
 
 
 def _protocol(match: Match) -> dict[str, Any]:

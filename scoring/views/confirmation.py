@@ -27,14 +27,17 @@ class SubmitView(MatchView):
         status = 400  # a refusal of the services keeps its status
         if form.is_valid():
             try:
-                services.submit(self.match.pk, request.user,
-                                expected_version=form.cleaned_data["expected_version"])
+                match = services.submit(self.match.pk, request.user,
+                                        expected_version=form.cleaned_data["expected_version"])
             except ScoringError as err:
                 status = err.status
                 for item in err.errors:
                     form.add_error(None, item["message"])
             else:
-                messages.success(request, _("The protocol was submitted."))
+                if match.version > self.match.version:
+                    messages.success(request, _("The protocol was submitted."))
+                else:  # the form sent again
+                    messages.info(request, _("The protocol had already been submitted."))
                 return redirect("scoring:confirm", pk=self.match.pk)
         self.reload()
         return render(request, "scoring/submit.html", self.context(form=form), status=status)

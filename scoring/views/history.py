@@ -37,14 +37,17 @@ class CorrectView(LoginRequiredMixin, MatchView):
         if form.is_valid():
             data = form.cleaned_data
             try:
-                services.correct(self.match.pk, request.user, data["deals"], data["reason"],
-                                 expected_version=data["expected_version"])
+                match = services.correct(self.match.pk, request.user, data["deals"],
+                                         data["reason"], expected_version=data["expected_version"])
             except ScoringError as err:
                 status = err.status
                 for item in err.errors:
                     form.add_error(None, item["message"])
             else:
-                messages.success(request, _("The protocol was corrected."))
+                if match.version > self.match.version:
+                    messages.success(request, _("The protocol was corrected."))
+                else:  # the form sent again
+                    messages.info(request, _("The protocol had already been corrected so."))
                 return redirect("scoring:history", pk=self.match.pk)
         self.reload()
         return render(request, "scoring/correct.html", self.context(form=form), status=status)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.contrib.auth.mixins import LoginRequiredMixin
@@ -40,7 +41,8 @@ class MatchCreateView(LoginRequiredMixin, View):
         return super().dispatch(request, *args, **kwargs)
 
     def get(self, request: HttpRequest) -> HttpResponse:
-        return render(request, "scoring/match_form.html", {"form": MatchForm()})
+        form = MatchForm(initial={"client_id": uuid.uuid4()})
+        return render(request, "scoring/match_form.html", {"form": form})
 
     def post(self, request: HttpRequest) -> HttpResponse:
         form = MatchForm(request.POST)
@@ -48,6 +50,10 @@ class MatchCreateView(LoginRequiredMixin, View):
             try:
                 match = services.create_match(user=request.user, **form.create_kwargs())
             except ScoringError as err:
+                if "idempotency_conflict" in err.codes:
+                    # The key is spent on another match: creating again makes a new one.
+                    form.data = form.data.copy()
+                    form.data["client_id"] = str(uuid.uuid4())
                 for item in err.errors:
                     form.add_error(None, item["message"])
             else:

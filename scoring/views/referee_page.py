@@ -4,6 +4,7 @@ amending it (JSON answers for ``fetch``, redirects for plain forms) and deleting
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.contrib import messages
@@ -28,9 +29,11 @@ class SheetView(MatchView):
         match = self.match
         rules = match.get_rules()
         if form is None:
+            # Every deal gets its key when the form is drawn (the script keeps it with a deal
+            # waiting to be sent), so that sending the form again never stores it twice.
             form = DealForm(seats=rules.seats, initial={
                 "expected_version": match.version, "leader": match.next_leader or "",
-                "mode": "tiles",
+                "mode": "tiles", "client_id": uuid.uuid4(),
             })
         sheet = self.sheet()
         form.fields["by"].choices = [("", "—")] + [(s.seat, sheet.seat_name(s.seat))
@@ -49,7 +52,11 @@ class SheetView(MatchView):
                 "who_blocked": _("Who made the blocking move (optional)"),
                 "preview_offline": _("No connection: the verdict will show when it is back."),
                 "kept_offline": _("No connection. The deal is kept on this phone and will be "
-                                  "sent again automatically."),
+                                  "sent again automatically; tapping Save again will not "
+                                  "record it twice."),
+                "no_answer": _("No answer from the server. The deal is kept on this phone and "
+                               "will be sent again; tapping Save again will not record it "
+                               "twice."),
                 "resending": _("Sending the kept deal again…"),
             },
             **extra,
@@ -81,9 +88,10 @@ class RecordView(MatchView):
         data = form.cleaned_data
         try:
             if self.amend:
-                services.amend_last_deal(self.match.pk, form.deal(), request.user,
-                                         expected_version=data["expected_version"])
-                created = True
+                amended = services.amend_last_deal(self.match.pk, form.deal(), request.user,
+                                                   expected_version=data["expected_version"])
+                # A resent amendment is answered without a new version.
+                created = amended.match_version > self.match.version
             else:
                 created = services.record_deal(
                     self.match.pk, form.deal(), request.user,
@@ -92,7 +100,12 @@ class RecordView(MatchView):
         except ScoringError as err:
             return self.refused(form, err.errors, err.status)
         self.reload()
-        message = _("Deal saved.") if created else _("This deal had already been saved.")
+        if created:
+            message = _("Deal saved.")
+        elif self.amend:
+            message = _("The last deal already reads like this; nothing was changed.")
+        else:
+            message = _("This deal had already been saved.")
         if not wants_json(request):
             messages.success(request, message)
             return redirect("scoring:sheet", pk=self.match.pk)
@@ -105,7 +118,12 @@ class RecordView(MatchView):
 
     def refused(self, form: DealForm, errors: list[dict[str, Any]], status: int) -> HttpResponse:
         self.reload()
+        reused_key = any(item["code"] == "idempotency_conflict" for item in errors)
         if not wants_json(self.request):
+            if reused_key:
+                # The old key is spent: saving the form again records it as a new deal.
+                form.data = form.data.copy()
+                form.data["client_id"] = str(uuid.uuid4())
             for item in errors:
                 form.add_error(None, item["message"])
             sheet = SheetView(request=self.request, kwargs=self.kwargs)
@@ -114,24 +132,37 @@ class RecordView(MatchView):
             return render(self.request, "scoring/sheet.html", context, status=status)
         messages_ = {403: _("You may not change this protocol."),
                      409: _("The protocol has changed; it is shown as it is now.")}
+        message = messages_.get(status, "")
+        if reused_key:
+            message = _("This entry had already been saved as a deal with other contents; "
+                        "nothing new was stored. Check the protocol: amend the last deal, or "
+                        "save again to record this one as a new deal.")
         return JsonResponse({
             "ok": False, "errors": errors, "html": self.verdict_html(errors=errors),
-            "message": messages_.get(status, ""), "version": self.match.version,
+            "message": message, "version": self.match.version,
             "protocol_html": self.protocol_html(),
         }, status=status)
 
 
 class DeleteLastView(MatchView):
+    """POST ``expected_version`` (and ``n``, the deal shown as the last) → the last deal deleted;
+    the same form sent again deletes nothing more and says so."""
+
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         if not services.can_write(request.user, self.match):
             raise PermissionDenied
-        version = request.POST.get("expected_version")
+        version, n = request.POST.get("expected_version"), request.POST.get("n")
         try:
-            services.delete_last_deal(self.match.pk, request.user,
-                                      expected_version=int(version) if version else None)
+            match = services.delete_last_deal(
+                self.match.pk, request.user, n=int(n) if n else None,
+                expected_version=int(version) if version else None,
+            )  # fmt: skip
         except (ScoringError, ValueError) as err:
             for item in getattr(err, "errors", [{"message": _("Bad request.")}]):
                 messages.error(request, item["message"])
         else:
-            messages.success(request, _("The last deal was deleted."))
+            if match.version > self.match.version:
+                messages.success(request, _("The last deal was deleted."))
+            else:
+                messages.info(request, _("The last deal had already been deleted."))
         return redirect("scoring:sheet", pk=self.match.pk)

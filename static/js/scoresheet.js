@@ -3,8 +3,11 @@
 // posts (hands typed as "6:4 2:0", or pips), and the server judges it the same way.
 //
 // The form is the single source of truth: the picker only rewrites the hand_<seat> text fields,
-// so what is previewed, saved or retried is always FormData(form). Every deal carries a
-// client-generated client_id; a retry sends the same id, and the server stores it once.
+// so what is previewed, saved or retried is always FormData(form). Every deal carries a key
+// (client_id), given once per deal: the page comes with one, and a new one follows each saved
+// deal. A deal being sent is kept in localStorage ("pending", per match) with its key until the
+// server has answered, across reloads and offline periods; sending it again (automatically, by
+// tapping Save, after a reload) sends the same key, and the server stores the deal once.
 (function () {
   "use strict";
 
@@ -25,6 +28,8 @@
   var retryTimer = null;
   var retryDelay = 3000;
   var sending = false;
+  // A request whose answer never comes is given up after this long, then sent again.
+  var ANSWER_TIMEOUT = 15000;
 
   root.classList.add("js");
 
@@ -148,13 +153,20 @@
   });
 
   // ---------------------------------------------------------------- talking to the server
-  function post(url, body) {
-    return fetch(url, {
+  function post(url, body, timeout) {
+    var options = {
       method: "POST",
       body: body,
       credentials: "same-origin",
       headers: { "Accept": "application/json", "X-Requested-With": "fetch" },
-    });
+    };
+    if (timeout && window.AbortController) {
+      var controller = new AbortController();
+      options.signal = controller.signal;
+      var timer = setTimeout(function () { controller.abort(); }, timeout);
+      return fetch(url, options).finally(function () { clearTimeout(timer); });
+    }
+    return fetch(url, options);
   }
 
   function formBody() { return new FormData(form); }
@@ -202,10 +214,25 @@
     banner.className = "network-banner" + (kind ? " " + kind : "");
   }
 
+  // The fields of a kept deal back into the form, so that the referee sees what is being sent.
+  function restoreForm(pending) {
+    var fields = pending.fields || {};
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || field.name === "csrfmiddlewaretoken" || field.tagName === "BUTTON") return;
+      var values = fields[field.name] || [];
+      if (field.type === "radio" || field.type === "checkbox") field.checked = values.indexOf(field.value) >= 0;
+      else field.value = values.length ? values[0] : "";
+    });
+    if (pending.url && pending.url !== new URL(root.dataset.saveUrl, window.location.href).href) {
+      form.action = pending.url;
+      root.classList.add("amending");
+    }
+  }
+
   function resetEntry(data) {
     form.reset();
     seats.forEach(function (s) { handField(s).value = ""; pipsField(s).value = ""; });
-    form.elements.client_id.value = newClientId();
+    form.elements.client_id.value = newClientId();      // the next deal's own key
     if (data.version !== undefined) form.elements.expected_version.value = data.version;
     form.elements.leader.value = data.next_leader || "";
     var leader = document.getElementById("expected-leader");
@@ -235,7 +262,7 @@
       pending.fields[k].forEach(function (v) { body.append(k, v); });
     });
     body.set("csrfmiddlewaretoken", form.elements.csrfmiddlewaretoken.value);
-    post(pending.url, body)
+    post(pending.url, body, ANSWER_TIMEOUT)
       .then(function (response) {
         if (response.status >= 500) throw new Error("server " + response.status);
         return response.json().then(function (data) { return { status: response.status, data: data }; });
@@ -250,14 +277,19 @@
           resetEntry(r.data);
         } else {
           // Refused by the rules (400), by permissions (403) or made against an old version (409):
-          // resending cannot help, the referee has to look.
+          // resending cannot help, the referee has to look. Nothing was stored under the key, so
+          // it stays for this deal; unless it was already spent on another deal (409
+          // idempotency_conflict): then saving again records this one as a new deal.
+          var spent = (r.data.errors || []).some(function (e) { return e.code === "idempotency_conflict"; });
+          if (spent) form.elements.client_id.value = newClientId();
           if (r.data.version !== undefined) form.elements.expected_version.value = r.data.version;
           verdictBox.innerHTML = r.data.html || "";
           showBanner(r.data.message || "", "error");
         }
       })
       .catch(function () {
-        showBanner(strings.kept_offline, "warn");
+        // No answer: the deal may or may not be stored; the kept copy goes again with its key.
+        showBanner(navigator.onLine === false ? strings.kept_offline : strings.no_answer, "warn");
         clearTimeout(retryTimer);
         retryTimer = setTimeout(retryPending, retryDelay);
         retryDelay = Math.min(retryDelay * 2, 60000);
@@ -267,7 +299,7 @@
 
   function retryPending() {
     var pending = loadPending();
-    if (pending) { showBanner(strings.resending, "warn"); send(pending); }
+    if (pending) { showBanner(strings.resending, "sending"); send(pending); }
   }
 
   form.addEventListener("submit", function (event) {
@@ -277,6 +309,7 @@
     formBody().forEach(function (v, k) { (fields[k] = fields[k] || []).push(v); });
     var pending = { url: form.action, fields: fields, client_id: form.elements.client_id.value };
     storePending(pending);
+    showBanner("");                                    // the last deal's message is old news
     send(pending);
   });
 
@@ -307,7 +340,10 @@
     });
   }
 
+  var kept = loadPending();
+  if (kept) restoreForm(kept);
+  else if (!form.elements.client_id.value) form.elements.client_id.value = newClientId();
   render();
-  if (loadPending()) retryPending();
+  if (kept) retryPending();
   if (value("result")) schedulePreview();
 })();
