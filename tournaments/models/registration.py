@@ -158,6 +158,14 @@ class Tournament(models.Model):
         blank=True,
         related_name="organised_tournaments",
     )
+    #: appointed by the organisers (users in the Chief referee role); the role alone judges no
+    #: tournament (``tournaments.access.can_judge``)
+    chief_referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("chief referees"),
+        blank=True,
+        related_name="chief_refereed_tournaments",
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

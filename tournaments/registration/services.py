@@ -2,6 +2,7 @@
 
     create_tournament(user, **fields) -> Tournament        the creator becomes an organiser
     update_tournament(user, tournament_id, **fields) -> Tournament
+    set_chief_referees(user, tournament_id, chief_referees) -> Tournament   the list replaced
     add_entry(user, tournament_id, *, name, players=(), club=None, seed=None, team=None,
               new_players=())
         after round 1 was paired the entry is late: it joins at the next round
@@ -24,6 +25,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from accounts import audit
+from accounts.roles import CHIEF_REFEREE, has_role
 from tournaments.access import User, can_create_tournament, locked_tournament, require_manager
 from tournaments.errors import Conflict, NotAllowed, TournamentError, error
 from tournaments.models import Club, Entry, EntryAbsence, Player, Round, Tournament
@@ -103,6 +105,28 @@ def update_tournament(user: User, tournament_id: int, **fields: Any) -> Tourname
         if new:
             audit.record(user, "tournament.update", tournament, tournament_id=tournament.pk,
                          before=old, after=new)  # fmt: skip
+    return tournament
+
+
+def set_chief_referees(user: User, tournament_id: int, chief_referees: Iterable[Any]) -> Tournament:
+    """Appoint the tournament's chief referees: the list replaces the previous one (the
+    organisers only). Each must hold the Chief referee role; the role alone judges nothing."""
+    chosen = list(dict.fromkeys(chief_referees))
+    with transaction.atomic():
+        tournament = locked_tournament(user, tournament_id)
+        refused = [str(u) for u in chosen if not has_role(u, CHIEF_REFEREE)]
+        if refused:
+            raise TournamentError.one(
+                "not_chief_referee",
+                _("Not in the Chief referee role: %(names)s.") % {"names": ", ".join(refused)},
+                "chief_referees",
+            )
+        before = audit.snapshot(tournament, ["chief_referees"])
+        tournament.chief_referees.set(chosen)
+        old, new = audit.changed(before, audit.snapshot(tournament, ["chief_referees"]))
+        if new:
+            audit.record(user, "tournament.chief_referees", tournament,
+                         tournament_id=tournament.pk, before=old, after=new)  # fmt: skip
     return tournament
 
 
