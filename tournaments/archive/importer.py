@@ -19,6 +19,7 @@ from django.db.models import Model
 from django.utils.translation import gettext as _
 
 from accounts import audit
+from accounts.roles import CHIEF_REFEREE, has_role
 from scoring.models import Deal, Match, MatchVersion
 from tournaments.access import User, can_create_tournament
 from tournaments.archive.format import HAS_DEALS_WON, SECTIONS, SPECS, USER
@@ -146,6 +147,12 @@ def _write(plan: Plan, importer: User) -> Tournament:  # noqa: C901 - one step p
         if name not in users:
             missing.setdefault(name, []).append("organiser")
     tournament.organisers.add(*organisers)
+    # a chief referee judges the copy only if he is one here too
+    chiefs = [users[n] for n in plan.chief_referees if n in users]
+    for name in plan.chief_referees:
+        if name not in users:
+            missing.setdefault(name, []).append("chief_referee")
+    tournament.chief_referees.add(*(u for u in chiefs if has_role(u, CHIEF_REFEREE)))
 
     # entries (teams linked afterwards), their players and absences
     entries = plan.rows["entries"]

@@ -279,6 +279,17 @@ class Entry(models.Model):
     def late(self) -> bool:
         return self.joins_round > 1
 
+    def clean(self) -> None:
+        """The team is an entry of the same tournament, not this one and not a team's pair
+        (the registration services say so first, with the code ``bad_team``; this keeps the
+        admin's forms to it as well)."""
+        super().clean()
+        team = self.team
+        if team is not None and (team.tournament_id != self.tournament_id or team.pk == self.pk
+                                 or team.team_id is not None):  # fmt: skip
+            raise ValidationError({"team": _("No such team in this tournament.")},
+                                  code="bad_team")  # fmt: skip
+
 
 class EntryAbsence(models.Model):
     """An entry that will not play one round (it gets neither a table nor a bye)."""

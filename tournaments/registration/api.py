@@ -89,14 +89,14 @@ class AbsenceSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
 
 
-class UserRefSerializer(serializers.Serializer):
+class ChiefRefereeSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="pk")
     username = serializers.CharField(source="get_username")
     name = serializers.CharField(source="get_full_name")
 
 
 class ChiefRefereesOutSerializer(serializers.Serializer):
-    chief_referees = UserRefSerializer(many=True)
+    chief_referees = ChiefRefereeSerializer(many=True)
 
 
 class ChiefRefereesInSerializer(serializers.Serializer):

@@ -164,6 +164,17 @@ def _check_players(tournament: Tournament, players: list[Player], entry: Entry |
         )
 
 
+def _check_team(tournament: Tournament, team: Entry | None, entry: Entry | None) -> None:
+    """A pair plays for a club team of its own tournament: not another tournament's entry, not
+    itself, not a pair of a team, and not while it is a team with pairs of its own."""
+    if team is None:
+        return
+    own_pairs = entry is not None and entry.pk is not None and entry.pairs.exists()
+    if (team.tournament_id != tournament.pk or team.team_id is not None
+            or (entry is not None and team.pk == entry.pk) or own_pairs):  # fmt: skip
+        raise TournamentError.one("bad_team", _("No such team in this tournament."), "team")
+
+
 def _save_entry(entry: Entry, players: list[Player] | None) -> Entry:
     _full_clean(entry, exclude=["tournament"])
     try:
@@ -194,8 +205,7 @@ def add_entry(
         tournament = locked_tournament(user, tournament_id)
         if tournament.status == Tournament.Status.FINISHED:
             raise Conflict.one("finished", _("The tournament is finished."))
-        if team is not None and (team.tournament_id != tournament.pk or team.team_id):
-            raise TournamentError.one("bad_team", _("No such team in this tournament."), "team")
+        _check_team(tournament, team, None)
         entry = Entry(
             tournament=tournament, name=name.strip(), club=club, seed=seed, team=team,
             joins_round=next_round_number(tournament),
@@ -222,6 +232,8 @@ def update_entry(
             if name not in ENTRY_FIELDS:
                 raise TournamentError.one("unknown_field", _("Unknown field."), name)
             setattr(entry, name, value.strip() if isinstance(value, str) else value)
+        if "team" in fields:
+            _check_team(entry.tournament, fields["team"], entry)
         chosen = None if players is None else list(players)
         if chosen is not None:
             _check_players(entry.tournament, chosen, entry)

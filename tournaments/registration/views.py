@@ -61,9 +61,13 @@ def _catalogue_rows() -> dict[str, Any]:
 
 
 class ManageListView(LoginRequiredMixin, View):
+    """The tournaments the user organises, and those he only judges (as a chief referee)."""
+
     def get(self, request: HttpRequest) -> HttpResponse:
+        managed = access.managed_tournaments(request.user)
         return render(request, "tournaments/registration/list.html", {
-            "tournaments": access.managed_tournaments(request.user),
+            "tournaments": managed,
+            "judged": access.judged_tournaments(request.user).exclude(pk__in=managed),
             "can_create": access.can_create_tournament(request.user),
         })  # fmt: skip
 
