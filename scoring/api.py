@@ -1,8 +1,8 @@
 """API of score sheets: serializers parse, ``scoring.services`` decide, ``scoring.selectors`` show.
 
-    GET    /api/v1/matches/                     list (public)
+    GET    /api/v1/matches/                     list (what the reader may see)
     POST   /api/v1/matches/                     create → 201
-    GET    /api/v1/matches/{id}/                the protocol (public)
+    GET    /api/v1/matches/{id}/                the protocol (404 when hidden from the reader)
     GET    /api/v1/matches/{id}/deals/          its deals
     POST   /api/v1/matches/{id}/deals/          one deal (contract shape) → 201, retry → same 201;
                                                 the key again with another deal → 409
@@ -11,6 +11,10 @@
     DELETE /api/v1/matches/{id}/deals/{n}/      delete the last deal
     POST   /api/v1/matches/{id}/submit/  …/confirm/  …/corrections/
     GET    /api/v1/matches/{id}/history/
+
+Who sees a match is ``services.can_see`` (a standalone match: everyone; a table of a tournament:
+the tournaments app's rule); a hidden match answers 404 to every route, writes included, so
+that its existence is not revealed.
 
 Writes take an optional ``expected_version`` (or an ``If-Match: "<version>"`` header); a stale
 one answers 409 with the current protocol under ``match``. A deal's idempotency key is the
@@ -28,6 +32,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import Http404
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -208,13 +213,21 @@ def _deal_body(request: Request) -> dict[str, Any]:
 
 
 class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Score sheets: everyone reads; referees write their match; the desk confirms and corrects."""
+    """Score sheets: read as allowed; referees write their match; the desk confirms and corrects."""
 
     serializer_class = MatchOutSerializer
     lookup_value_regex = r"\d+"
 
     def get_queryset(self) -> QuerySet[Match]:
-        return selectors.matches()
+        return services.visible_matches(self.request.user, selectors.matches())
+
+    def get_object(self) -> Match:
+        # the protocol is read without the visibility filter in its query (a join of eight
+        # tables costs more to plan than one small check of its own)
+        match = get_object_or_404(selectors.matches(), pk=self.kwargs["pk"])
+        if not services.can_see(self.request.user, match):
+            raise Http404
+        return match
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         page = self.paginate_queryset(self.get_queryset())
@@ -227,6 +240,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     def _run(self, call: Callable[[], Response]) -> Response:
         try:
+            if "pk" in self.kwargs:  # a hidden match is not there, for writes too
+                seen = Match.objects.filter(pk=self._pk())
+                if not services.visible_matches(self.request.user, seen).exists():
+                    raise Match.DoesNotExist
             return call()
         except ScoringError as exc:
             return _scoring_answer(exc)

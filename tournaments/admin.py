@@ -64,7 +64,7 @@ class TournamentAdmin(admin.ModelAdmin):
     list_display = ["name", "start_date", "format", "system", "rounds", "status", "public"]
     list_filter = ["status", "format", "system", "public"]
     search_fields = ["name", "venue"]
-    filter_horizontal = ["organisers"]
+    filter_horizontal = ["organisers", "chief_referees"]
     inlines = [EntryInline]
 
 

@@ -1,10 +1,13 @@
 """The tournaments app's wiring: signals connected once the apps are ready (snapshots retaken
-after a correction, sanctions and shared players and clubs audited) and the organisers' scope
-over their tables' matches."""
+after a correction, sanctions and shared players and clubs audited) and the rule of
+``tournaments.access`` over its tables' matches, registered in scoring
+(``scoring.services.EVENT_SCOPES``): scoring cannot import tournaments, so it asks through this
+hook who sees, oversees and corrects a table's match."""
 
 from typing import Any
 
 from django.apps import AppConfig
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 
@@ -27,18 +30,33 @@ class TournamentsConfig(AppConfig):
 
         from scoring import services as scoring
 
-        if _organises_the_matchs_event not in scoring.ORGANISER_SCOPE:
-            scoring.ORGANISER_SCOPE.append(_organises_the_matchs_event)
+        if not any(isinstance(scope, TablesOfTournaments) for scope in scoring.EVENT_SCOPES):
+            scoring.EVENT_SCOPES.append(TablesOfTournaments())
 
 
-def _organises_the_matchs_event(user: Any, match: Any) -> bool | None:
-    """A table's match is overseen by its tournament's organisers only (None: no tournament)."""
-    from tournaments.models import Tournament
+class TablesOfTournaments:
+    """``scoring.services.EventScope`` of the matches that are tables of a round."""
 
-    events = Tournament.objects.filter(round_set__pairings__match=match)
-    if not events.exists():
-        return None
-    return events.filter(organisers=user).exists()
+    def matches(self) -> Q:
+        return Q(pairing__isnull=False)
+
+    def visible(self, user: Any) -> Q:
+        from tournaments import access
+
+        seen = access.visible_tables(user, "pairing__")
+        if user.is_authenticated and user.is_active:
+            seen |= Q(referee=user)  # the match's writer sees it, as the table's referee does
+        return self.matches() & seen
+
+    def desk(self, user: Any) -> Q:
+        from tournaments import access
+
+        return Q(pairing__round__tournament__in=access.judged_tournaments(user))
+
+    def correctors(self, user: Any) -> Q:
+        from tournaments import access
+
+        return Q(pairing__round__tournament__in=access.corrected_tournaments(user))
 
 
 def _retake_snapshots(sender: Any, match: Any, **kwargs: Any) -> None:

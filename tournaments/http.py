@@ -1,7 +1,8 @@
 """What the pages and the API of every concern share: the organiser's base view, and turning a
 service's refusal (``tournaments.errors``) into a message, form errors or an API answer.
 
-    ManageView                  a page of one tournament for its organisers (403 otherwise)
+    ManageView                  a page of one tournament for its organisers (403 otherwise; 404
+                                when the tournament is hidden from the user)
     refused(request, err)       each message of a refusal shown on the next page
     to_form(form, err)          a refusal next to the form field it names (or above the form)
     run(call) -> Response       the API's answer to a call that may raise a refusal
@@ -65,7 +66,9 @@ class ManageView(LoginRequiredMixin, View):
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if not request.user.is_authenticated:
             return self.handle_no_permission()
-        self.tournament = get_object_or_404(Tournament, pk=kwargs["pk"])
+        # a tournament the user may not see is not there (its existence is not revealed)
+        self.tournament = get_object_or_404(access.visible_tournaments(request.user),
+                                            pk=kwargs["pk"])  # fmt: skip
         if not self.allowed():
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)

@@ -34,6 +34,8 @@ urlpatterns = [
          name="manage_archive"),
     path("manage/<int:pk>/", rounds.DashboardView.as_view(), name="manage"),
     path("manage/<int:pk>/setup/", registration.SetupView.as_view(), name="manage_setup"),
+    path("manage/<int:pk>/chief-referees/", registration.ChiefRefereesView.as_view(),
+         name="manage_chief_referees"),
     path("manage/<int:pk>/entries/", registration.EntriesView.as_view(), name="manage_entries"),
     path("manage/<int:pk>/entries/import/", registration.ImportView.as_view(),
          name="manage_import"),

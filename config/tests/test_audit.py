@@ -119,6 +119,7 @@ def test_finishing_a_round_sanctions_and_closing(tournament, organiser, pairs) -
     Tournament.objects.filter(pk=tournament.pk).update(rounds=1, status="running")
     round_ = play_round(tournament, 1, [(a, b, (120, 80))])
     chief = make_user("chief", "Chief referee")
+    tournament.chief_referees.add(chief)  # chief referees are per tournament
     sanction = discipline.record_sanction(chief, tournament.pk, entry_id=b.pk, round_number=1,
                                        kind="yellow", reason="спор")  # fmt: skip
     recorded = only(tournament, "sanction.record")
@@ -156,6 +157,7 @@ def test_protocol_changes_are_kept_by_the_match_history(tournament, organiser, p
     round_ = play_round(tournament, 1, [(a, b, None)])
     match = Pairing.objects.get(round=round_, table=1).match
     chief = make_user("chief", "Chief referee")
+    tournament.chief_referees.add(chief)  # chief referees are per tournament
     scoring.record_deal(match.pk, sport_deals()[0], chief)
     row = MatchVersion.objects.filter(match=match, action="record_deal").get()
     assert row.user == chief and row.after is not None

@@ -180,8 +180,11 @@ def test_referee_guide(browser: Any, live_server: Any, demo: Tournament, lang: s
         assert Match.objects.get(pk=in_play.pk).status == Match.Status.SUBMITTED
         assert text["submitted"] in page.inner_text(".messages")
 
-        # the opposing captain confirms another table's protocol with the PIN on this phone
+        # table 7's PIN is not this referee's to try (nobody else may spend its attempts) ...
         page.goto(f"{live_server.url}/matches/{waiting.pk}/confirm/")
+        assert page.locator("#pin-form").count() == 0
+        # ... the opposing captain types it on the phone of table 7's referee
+        log_in(page, live_server.url, waiting.referee.username, f"/matches/{waiting.pk}/confirm/")
         page.fill("#pin-form input[name=pin]", seed_demo.DEMO_PIN)
         shot(page, "referee-pin", lang)
         with page.expect_navigation():

@@ -1,15 +1,19 @@
 """The permission matrix: every write of the API (from its OpenAPI schema) and every page that
-takes a POST (from the URL resolver) against eight kinds of visitor. A new write without a row
-in the matrix fails ``test_the_matrix_covers_every_write``.
+takes a POST (from the URL resolver) against nine kinds of visitor; and every read (every GET of
+the schema and every page with a GET) of what belongs to a tournament, for a private tournament
+and for an unpublished round of a public one. A new write or read without a row in the matrix
+fails ``test_the_matrix_covers_every_write`` / ``test_the_matrix_covers_every_read``.
 
-    anon        not signed in
-    player      signed in, no role
-    ref_other   referee of another table of the same round
-    ref         referee of this table
-    chief       chief referee
-    org_other   organiser of another tournament
-    org         organiser of this tournament
-    root        superuser
+    anon          not signed in
+    player        signed in, no role
+    ref_elsewhere referee of a table of another tournament (reads)
+    ref_other     referee of another table of the same round (writes)
+    ref           referee of this table
+    chief_other   chief referee of another tournament
+    chief         chief referee of this tournament
+    org_other     organiser of another tournament
+    org           organiser of this tournament
+    root          superuser
 
 For a refused visitor the answer is 401/403/404 (a page may send an anonymous visitor to the
 login page) and **nothing in the database changes** (every row of scoring and tournaments, the
@@ -22,18 +26,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import Group, User
 from django.db import transaction
 from django.test import Client
-from django.urls import reverse
+from django.urls import get_resolver, reverse
 from rest_framework.authtoken.models import Token
 
 from accounts.models import AuditEntry
 from config.tests.test_schemathesis import OPERATIONS
-from config.tests.test_security import post_pages
+from config.tests.test_security import post_pages, walk
 from scoring import services as scoring
 from scoring.models import Deal, Match, MatchVersion
 from scoring.tests.helpers import sport_deals
@@ -55,14 +60,14 @@ from tournaments.tests.conftest import add_pairs, make_user
 
 pytestmark = pytest.mark.django_db
 
-ROLES = ("anon", "player", "ref_other", "ref", "chief", "org_other", "org", "root")
+ROLES = ("anon", "player", "ref_other", "ref", "chief_other", "chief", "org_other", "org", "root")
 ORGANISERS = {"org_other", "org", "root"}
 THIS_EVENT = {"org", "root"}
 JUDGES = {"chief", "org", "root"}
 WRITERS = {"ref", "chief", "org", "root"}  # this table's protocol
 DESK = {"chief", "org", "root"}  # confirm, PIN
 CORRECTORS = {"chief", "root"}
-CREATORS = {"ref_other", "ref", "chief", "org_other", "org", "root"}  # standalone matches
+CREATORS = {"ref_other", "ref", "chief_other", "chief", "org_other", "org", "root"}  # standalone
 #: not writes of anyone's data: signing in and out, the language switch
 PUBLIC = {"POST /api/v1/auth/token/", "login", "logout", "set_language"}
 
@@ -74,6 +79,7 @@ API = {
     "POST /api/v1/tournaments/": ORGANISERS,
     "POST /api/v1/tournaments/import/": ORGANISERS,
     "PATCH /api/v1/tournaments/{id}/": THIS_EVENT,
+    "POST /api/v1/tournaments/{id}/chief-referees/": THIS_EVENT,
     "POST /api/v1/tournaments/{id}/entries/": THIS_EVENT,
     "POST /api/v1/tournaments/{id}/entries/import/": THIS_EVENT,
     "POST /api/v1/tournaments/{id}/rounds/": THIS_EVENT,
@@ -113,6 +119,7 @@ PAGES = {
     "tournaments:manage_create": ORGANISERS,
     "tournaments:manage_archive_import": ORGANISERS,
     "tournaments:manage_setup": THIS_EVENT,
+    "tournaments:manage_chief_referees": THIS_EVENT,
     "tournaments:manage_entries": THIS_EVENT,
     "tournaments:manage_import": THIS_EVENT,
     "tournaments:manage_entry": THIS_EVENT,
@@ -145,12 +152,16 @@ def test_the_matrix_covers_every_write() -> None:
 
 @pytest.fixture
 def world(db: Any) -> dict[str, Any]:
-    """Tournament T (org) and T2 (org_other). T: round 1 published, table 1 in play (ref), table
-    2 submitted (ref_other), table 3 confirmed; round 2 paired (for the review actions)."""
+    """Tournament T (org, chief) and T2 (org_other, chief_other; its table refereed by
+    ref_elsewhere). T: round 1 published, table 1 in play (ref), table 2 submitted (ref_other),
+    table 3 confirmed; round 2 paired, not published (for the review actions; its table 2 is
+    refereed by ref)."""
     users = {
         "player": make_user("player"),
+        "ref_elsewhere": make_user("ref_elsewhere", "Referee"),
         "ref_other": make_user("ref_other", "Referee"),
         "ref": make_user("ref", "Referee"),
+        "chief_other": make_user("chief_other", "Chief referee"),
         "chief": make_user("chief", "Chief referee"),
         "org_other": make_user("org_other", "Organiser"),
         "org": make_user("org", "Organiser"),
@@ -158,15 +169,19 @@ def world(db: Any) -> dict[str, Any]:
     }
     t = Tournament.objects.create(name="T", rounds=3, public=True, status="running")
     t.organisers.add(users["org"])
+    t.chief_referees.add(users["chief"])
     t2 = Tournament.objects.create(name="T2", rounds=3, public=True)
     t2.organisers.add(users["org_other"])
+    t2.chief_referees.add(users["chief_other"])
+    elsewhere = add_pairs(t2, 2)
+    elsewhere_table = Pairing.objects.get(round=play_round(t2, 1, [(*elsewhere, None)]))
+    set_referee(elsewhere_table, users["ref_elsewhere"])
     e = add_pairs(t, 6)
     r1 = play_round(t, 1, [(e[0], e[1], None), (e[2], e[3], None), (e[4], e[5], None)])
     tables = {p.table: p for p in Pairing.objects.filter(round=r1)}
     deals = sport_deals()
     for table, who in ((1, "ref"), (2, "ref_other")):
-        Pairing.objects.filter(pk=tables[table].pk).update(referee=users[who])
-        Match.objects.filter(pk=tables[table].match_id).update(referee=users[who])
+        set_referee(tables[table], users[who])
     m1, m2, m3 = (tables[n].match_id for n in (1, 2, 3))
     scoring.record_deal(m1, deals[0], users["ref"])
     for deal in deals:
@@ -178,6 +193,8 @@ def world(db: Any) -> dict[str, Any]:
     scoring.confirm(m3, users["org"])
     r2 = play_round(t, 2, [(e[0], e[2], None), (e[1], e[3], None)], byes=[e[4]],
                     status=Round.Status.PAIRED)  # fmt: skip
+    tables2 = {p.table: p for p in Pairing.objects.filter(round=r2, table__isnull=False)}
+    set_referee(tables2[2], users["ref"])
     sanction = discipline.record_sanction(users["chief"], t.pk, entry_id=e[1].pk, round_number=1,
                                        kind="yellow", reason="спор")  # fmt: skip
     Entry.objects.filter(pk=e[5].pk).update(status=Entry.Status.WITHDRAWN)
@@ -193,8 +210,14 @@ def world(db: Any) -> dict[str, Any]:
         "m3": m3,
         "deals": deals,
         "sanction": sanction,
-        "tables2": {p.table: p for p in Pairing.objects.filter(round=r2, table__isnull=False)},
+        "tables2": tables2,
+        "m_unpublished": tables2[2].match_id,
     }
+
+
+def set_referee(pairing: Pairing, user: User) -> None:
+    Pairing.objects.filter(pk=pairing.pk).update(referee=user)
+    Match.objects.filter(pk=pairing.match_id).update(referee=user)
 
 
 def fingerprint() -> list[Any]:
@@ -202,8 +225,8 @@ def fingerprint() -> list[Any]:
     models = [Tournament, Entry, EntryAbsence, Round, Pairing, PairingEntry, Sanction, Standing,
               Club, Player, Match, Deal, MatchVersion, AuditEntry]  # fmt: skip
     rows: list[Any] = [list(m.objects.order_by("pk").values()) for m in models]
-    rows.append(sorted(Tournament.organisers.through.objects.values_list(
-        "tournament_id", "user_id")))  # fmt: skip
+    for through in (Tournament.organisers.through, Tournament.chief_referees.through):
+        rows.append(sorted(through.objects.values_list("tournament_id", "user_id")))
     rows.append(sorted(User.groups.through.objects.values_list("user_id", "group_id")))
     rows.append(Group.objects.count())
     return rows
@@ -235,6 +258,8 @@ def api_request(label: str, w: dict[str, Any]) -> tuple[str, str, Any]:
         "POST /api/v1/tournaments/": {"name": "Новый", "start_date": "2026-10-01"},
         "POST /api/v1/tournaments/import/": json.loads(archive_of(t)),
         "PATCH /api/v1/tournaments/{id}/": {"venue": "Зал 2"},
+        "POST /api/v1/tournaments/{id}/chief-referees/": {
+            "chief_referees": [w["users"]["chief_other"].pk]},
         "POST /api/v1/tournaments/{id}/entries/": {"name": "Новая пара"},
         "POST /api/v1/tournaments/{id}/entries/import/": {"csv": CSV},
         "POST /api/v1/tournaments/{id}/sanctions/": {
@@ -309,6 +334,8 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         data = {"reason": "ошибка"}
     if name == "tournaments:manage_setup":
         data = setup_form(w["t"]) | {"venue": "Зал 2"}
+    if name == "tournaments:manage_chief_referees":
+        data = {"chief_referees": [w["users"]["chief_other"].pk]}
     if name == "tournaments:manage_entries":
         data = {"name": "Новая пара", "last_name_1": "Новиков", "last_name_2": "Новикова"}
     if name == "tournaments:manage_import":
@@ -361,17 +388,10 @@ def attempt(send: Callable[[], Any]) -> tuple[Any, bool]:
     return outcome["response"], outcome["changed"]
 
 
-#: pages that show a refusal as the form again with its error (400): the captain may still
-#: confirm there with the PIN, so the page stays open to every visitor
-FORM_REFUSALS = {"/confirm/"}
-
-
 def refused(response: Any) -> bool:
+    """401/403/404 or the login page (the confirm page, too, keeps the service's 403)."""
     if response.status_code in (401, 403, 404):
         return True
-    path = response.wsgi_request.path
-    if response.status_code == 400 and not path.startswith("/api/"):
-        return any(p in path for p in FORM_REFUSALS) and b"verdict refused" in response.content
     return response.status_code == 302 and response["Location"].startswith("/login/")
 
 
@@ -468,3 +488,258 @@ def test_an_organiser_of_another_tournament_cannot_touch_this_ones_protocols(wor
     standalone = scoring.create_match(user=world["users"]["chief"], label="клубный вечер")
     assert other.post(f"/api/v1/matches/{standalone.pk}/deals/", world["deals"][0],
                       content_type="application/json").status_code == 201  # fmt: skip
+
+
+def test_only_the_tables_referee_and_the_desk_may_try_the_captains_pin(world) -> None:
+    """Was allowed: any signed-in account spent the five PIN attempts of any submitted protocol
+    (and so disabled confirmation by PIN), through the API and the confirm page alike."""
+    users, m2 = world["users"], world["m2"]
+    scoring.set_confirm_pin(m2, users["org"], "2468")
+    for role in ("player", "ref_elsewhere", "ref", "chief_other", "org_other"):
+        api, page = api_client(world, role), Client()
+        page.force_login(users[role])
+        for _attempt in range(3):
+            answer = api.post(f"/api/v1/matches/{m2}/confirm/", {"pin": "0000"},
+                              content_type="application/json")  # fmt: skip
+            assert answer.status_code in (403, 404), (role, answer.status_code)
+            form = page.post(f"/matches/{m2}/confirm/", {"pin": "0000"})
+            assert form.status_code in (403, 404), (role, form.status_code)
+        match = Match.objects.get(pk=m2)
+        assert (match.pin_failures, match.status) == (0, Match.Status.SUBMITTED), role
+    # the captain, on the table referee's phone, still confirms with the PIN
+    referee = api_client(world, "ref_other")
+    wrong = referee.post(f"/api/v1/matches/{m2}/confirm/", {"pin": "1111"},
+                         content_type="application/json")  # fmt: skip
+    assert wrong.status_code == 403 and wrong.json()["errors"][0]["code"] == "wrong_pin"
+    assert Match.objects.get(pk=m2).pin_failures == 1
+    right = referee.post(f"/api/v1/matches/{m2}/confirm/", {"pin": "2468"},
+                         content_type="application/json")  # fmt: skip
+    assert right.status_code == 200 and right.json()["status"] == "confirmed"
+
+
+def test_a_chief_referee_of_another_tournament_judges_nothing_of_this_one(world) -> None:
+    """Was allowed: the Chief referee role alone corrected and sanctioned in every tournament."""
+    other = api_client(world, "chief_other")
+    correction = other.post(f"/api/v1/matches/{world['m3']}/corrections/",
+                            {"deals": world["deals"], "reason": "x"},
+                            content_type="application/json")  # fmt: skip
+    assert correction.status_code in (403, 404)
+    sanction = other.post(f"/api/v1/tournaments/{world['t'].pk}/sanctions/",
+                          {"entry": world["e"][0].pk, "round_number": 1, "kind": "yellow",
+                           "reason": "x"}, content_type="application/json")  # fmt: skip
+    assert sanction.status_code in (403, 404)
+    assert MatchVersion.objects.filter(match_id=world["m3"], action="correct").count() == 0
+    assert Sanction.objects.filter(tournament=world["t"]).count() == 1
+    # the tournament's own chief referee may
+    assert api_client(world, "chief").post(
+        f"/api/v1/matches/{world['m3']}/corrections/", {"deals": world["deals"], "reason": "x"},
+        content_type="application/json").status_code == 200  # fmt: skip
+
+
+# --- reads: who sees what belongs to a tournament ------------------------------------------------
+
+READERS = ("anon", "player", "ref_elsewhere", "ref", "chief_other", "chief", "org_other", "org",
+           "root")  # fmt: skip
+SEE_T = {"chief", "org", "root"}  # a private tournament: its judges (and superusers)
+TABLE = {"ref", "chief", "org", "root"}  # a hidden table's match: also the table's referee
+MANAGERS = {"org", "root"}
+NOBODY: set[str] = set()
+EVERYONE = set(READERS)
+
+
+@dataclass(frozen=True)
+class Sees:
+    """Who gets a 200 with the object (or, for a list, the list with the object in it).
+
+    Everyone else gets 404 (or, not signed in, 401/403 or the login page); those in ``knows``
+    see the tournament anyway and may be told 403. ``shows(response, w)`` says whether the
+    hidden object is in a list's answer."""
+
+    who: set[str]
+    knows: set[str] = field(default_factory=set)
+    shows: Callable[[Any, dict[str, Any]], bool] | None = None
+    #: other answers that refuse every visitor alike (``bad_round``: no results after round 2,
+    #: the same words as for a round that does not exist)
+    alike: set[int] = field(default_factory=set)
+
+
+def ids(key: str = "id") -> Callable[[Any, dict[str, Any]], bool]:
+    def shows(response: Any, w: dict[str, Any]) -> bool:
+        data = response.json()
+        items = data["results"] if isinstance(data, dict) and "results" in data else data
+        if isinstance(items, dict):
+            items = items["matches"]
+        return w["hidden_id"] in {item[key] for item in items}
+
+    return shows
+
+
+def link(template: str) -> Callable[[Any, dict[str, Any]], bool]:
+    def shows(response: Any, w: dict[str, Any]) -> bool:
+        return template.format(**w).encode() in response.content
+
+    return shows
+
+
+#: GETs of the API and pages that read nothing of a tournament (a global registry, the user)
+GLOBAL_READS = {"GET /api/v1/clubs/", "GET /api/v1/clubs/{id}/", "GET /api/v1/me/",
+                "GET /api/v1/players/", "GET /api/v1/players/{id}/", "login",
+                "scoring:create", "tournaments:manage_create",
+                "tournaments:manage_archive_import"}  # fmt: skip
+
+MATCH = Sees(TABLE)
+PRIVATE = Sees(SEE_T)
+MANAGED = Sees(MANAGERS, knows=SEE_T)
+NO_RESULTS = Sees(NOBODY, alike={400})
+#: label -> (the private tournament's object, the unpublished round's object); None: the
+#: scenario has no object of that kind (an entry does not belong to a round)
+READS: dict[str, tuple[Sees | None, Sees | None]] = {
+    "GET /api/v1/matches/": (Sees(TABLE, shows=ids()),) * 2,
+    "GET /api/v1/matches/{id}/": (MATCH, MATCH),
+    "GET /api/v1/matches/{id}/deals/": (MATCH, MATCH),
+    "GET /api/v1/matches/{id}/history/": (MATCH, MATCH),
+    "GET /api/v1/entries/{id}/": (PRIVATE, None),
+    "GET /api/v1/players/{id}/history/": (PRIVATE, Sees(NOBODY, shows=ids("match"))),
+    "GET /api/v1/rounds/{id}/": (PRIVATE, Sees(SEE_T)),
+    "GET /api/v1/sanctions/{id}/": (PRIVATE, None),
+    "GET /api/v1/tournaments/": (Sees(SEE_T, shows=ids()), None),
+    "GET /api/v1/tournaments/{id}/": (PRIVATE, None),
+    "GET /api/v1/tournaments/{id}/archive/": (MANAGED, None),
+    "GET /api/v1/tournaments/{id}/chief-referees/": (Sees(SEE_T), None),
+    "GET /api/v1/tournaments/{id}/crosstable/": (PRIVATE, NO_RESULTS),
+    "GET /api/v1/tournaments/{id}/standings/": (PRIVATE, NO_RESULTS),
+    "GET /api/v1/tournaments/{id}/entries/": (PRIVATE, None),
+    "GET /api/v1/tournaments/{id}/rounds/": (PRIVATE, Sees(SEE_T, shows=ids())),
+    "GET /api/v1/tournaments/{id}/sanctions/": (PRIVATE, None),
+    "tournaments:home": (Sees(NOBODY, shows=link('href="/tournaments/{t_id}/"')), None),
+    "tournaments:detail": (PRIVATE, Sees(NOBODY, shows=link("/tournaments/{t_id}/rounds/2/"))),
+    "tournaments:round": (PRIVATE, Sees(NOBODY)),
+    "tournaments:standings": (PRIVATE, Sees(NOBODY)),
+    "tournaments:crosstable": (PRIVATE, Sees(NOBODY)),
+    "tournaments:standings_export": (PRIVATE, Sees(NOBODY)),
+    "tournaments:crosstable_export": (PRIVATE, Sees(NOBODY)),
+    "tournaments:hall": (PRIVATE, None),  # the latest counted round: results.ledger.COUNTED
+    "tournaments:player": (PRIVATE, Sees(NOBODY, shows=link('href="/matches/{hidden_id}/"'))),
+    "tournaments:manage_list": (Sees(SEE_T, shows=link('href="/manage/{t_id}/')), None),
+    "tournaments:manage_archive": (MANAGED, None),
+    "tournaments:manage": (MANAGED, None),
+    "tournaments:manage_setup": (MANAGED, None),
+    "tournaments:manage_entries": (MANAGED, None),
+    "tournaments:manage_import": (MANAGED, None),
+    "tournaments:manage_entry": (MANAGED, None),
+    "tournaments:manage_audit": (MANAGED, None),
+    "tournaments:manage_discipline": (Sees(SEE_T), None),
+    "tournaments:manage_round": (MANAGED, Sees(MANAGERS, knows=EVERYONE)),
+    "tournaments:manage_round_status": (MANAGED, Sees(MANAGERS, knows=EVERYONE)),
+    "tournaments:manage_round_print": (MANAGED, Sees(MANAGERS, knows=EVERYONE)),
+    "scoring:list": (Sees(TABLE, shows=link('href="/matches/{hidden_id}/"')),) * 2,
+    "scoring:sheet": (MATCH, MATCH),
+    "scoring:submit": (MATCH, MATCH),
+    "scoring:confirm": (MATCH, MATCH),
+    "scoring:correct": (Sees({"chief", "root"}, knows=TABLE),) * 2,
+    "scoring:history": (MATCH, MATCH),
+    "scoring:print": (MATCH, MATCH),
+    "scoring:pdf": (MATCH, MATCH),
+}
+
+
+def get_pages() -> set[str]:
+    """Site pages (not the API, not the admin) whose view answers GET."""
+    names = set()
+    for name, view in walk(get_resolver().url_patterns):
+        module = getattr(view, "__module__", "") or ""
+        if view is None or module.startswith(("rest_framework", "drf_spectacular")):
+            continue
+        if name.startswith("api") or ".api" in module or module.endswith("archive_api"):
+            continue
+        if hasattr(view, "get") and "get" in getattr(view, "http_method_names", ["get"]):
+            names.add(name)
+    return names
+
+
+def test_the_matrix_covers_every_read() -> None:
+    reads = {label for label in OPERATIONS if label.startswith("GET ")} | get_pages()
+    assert reads - GLOBAL_READS == set(READS), "add the new read to the matrix"
+
+
+def read_url(label: str, scenario: str, w: dict[str, Any]) -> str:
+    """The URL of the private tournament's object (round 1, table 1: ref's) or of the
+    unpublished round's (round 2, table 2: ref's), and ``w["hidden_id"]`` for lists."""
+    t, private = w["t"].pk, scenario == "private"
+    r = w["r1"] if private else w["r2"]
+    m = w["m1"] if private else w["m_unpublished"]
+    player = w["e"][0].players.first().pk
+    hidden = {"GET /api/v1/tournaments/": t, "GET /api/v1/tournaments/{id}/rounds/": r.pk}
+    w.update(t_id=t, hidden_id=hidden.get(label, m))
+    results = "" if private else "?round=2"
+    if label.startswith("GET "):
+        path = label[4:]
+        resource = path.split("/")[3]
+        ident = {"matches": m, "entries": w["e"][0].pk, "players": player, "rounds": r.pk,
+                 "sanctions": w["sanction"].pk, "tournaments": t}[resource]  # fmt: skip
+        results_of = path.endswith(("/standings/", "/crosstable/"))
+        return path.replace("{id}", str(ident)) + (results if results_of else "")
+    if label.startswith("scoring:"):
+        return reverse(label, args=[m]) if label != "scoring:list" else reverse(label)
+    kwargs: dict[str, Any] = {"pk": t}
+    if label in ("tournaments:home", "tournaments:manage_list"):
+        return reverse(label)
+    if label == "tournaments:player":
+        return reverse(label, args=[player])
+    if label in ("tournaments:round", "tournaments:manage_round", "tournaments:manage_round_status",
+                 "tournaments:manage_round_print"):  # fmt: skip
+        kwargs["number"] = r.number
+    if label == "tournaments:manage_entry":
+        kwargs["entry_id"] = w["e"][0].pk
+    if label.endswith("_export"):
+        kwargs["fmt"] = "csv"
+    suffix = results if label.split(":")[1] in (
+        "standings", "crosstable", "standings_export", "crosstable_export") else ""
+    return reverse(label, kwargs=kwargs) + suffix
+
+
+def read_problem(role: str, rule: Sees, response: Any, w: dict[str, Any]) -> str | None:
+    code = response.status_code
+    if rule.shows is not None:  # a list: the object is in it for those who see it, only
+        if code != 200:
+            hidden_ok = role == "anon" and (code in (401, 403) or is_login(response))
+            return None if hidden_ok or role not in rule.who else f"{role}: {code}"
+        shown = rule.shows(response, w)
+        return None if shown == (role in rule.who) else f"{role}: listed={shown}"
+    if role in rule.who:
+        return None if code == 200 else f"{role} refused ({code})"
+    if code == 404 or (role == "anon" and (code in (401, 403) or is_login(response))):
+        return None
+    if (code == 403 and role in rule.knows) or code in rule.alike:
+        return None
+    return f"{role} not hidden ({code})"
+
+
+def is_login(response: Any) -> bool:
+    return response.status_code == 302 and response["Location"].startswith("/login/")
+
+
+def reader(w: dict[str, Any], role: str, api: bool) -> Client:
+    if api:
+        return api_client(w, role)
+    client = Client()
+    if role != "anon":
+        client.force_login(w["users"][role])
+    return client
+
+
+@pytest.mark.parametrize("label", sorted(READS))
+def test_read_matrix(label: str, world) -> None:
+    problems = []
+    for scenario, rule in zip(("unpublished", "private"), READS[label][::-1], strict=True):
+        if scenario == "private":
+            Tournament.objects.filter(pk=world["t"].pk).update(public=False)
+        if rule is None:
+            continue
+        url = read_url(label, scenario, world)
+        for role in READERS:
+            response = reader(world, role, label.startswith("GET ")).get(url)
+            problem = read_problem(role, rule, response, world)
+            if problem:
+                problems.append(f"{scenario} {url}: {problem}")
+    assert problems == [], label

@@ -57,10 +57,11 @@ def test_the_schema_served_at_api_schema_is_the_one_tested(client) -> None:
 @pytest.fixture
 def world(db: Any) -> dict[str, Any]:
     """A tournament with a finished-to-be round 1 (a match in play with two deals) and a
-    sanction; the user organises it and is a chief referee."""
+    sanction; the user organises it and is its chief referee."""
     boss = make_user("boss", "Organiser", "Chief referee")
     tournament = Tournament.objects.create(name="Fuzz", rounds=3, public=True)
     tournament.organisers.add(boss)
+    tournament.chief_referees.add(boss)
     a, b, c, d = add_pairs(tournament, 4)
     round_ = play_round(tournament, 1, [(a, b, None), (c, d, (120, 80))])
     match = Pairing.objects.get(round=round_, table=1).match

@@ -24,13 +24,15 @@ A write sent again (a phone that did not see the answer) changes nothing twice: 
 
 Refusals raise ``scoring.errors``: ``DealRefused`` (400, the engine's codes), ``ScoringError``
 (400), ``NotAllowed`` (403), ``Conflict`` (409, with the current match); a missing match raises
-``Match.DoesNotExist``. Who may do what is decided here (``can_write``, ``can_confirm`` …), so
-every caller enforces the same permissions.
+``Match.DoesNotExist``. Who may do what is decided here (``can_see``, ``can_write``,
+``is_desk_for``, ``can_correct`` …), so every caller enforces the same permissions; views and
+the API answer 404 for a match the user may not see (``can_see``, ``visible_matches``).
 
 The package owns a match's protocol from creation to correction; this module is its interface
 (callers use ``from scoring import services``) and re-exports the public names of its modules:
 
-    permissions     who may create, write, confirm at the desk, correct; ``ORGANISER_SCOPE``
+    permissions     who may see, create, write, confirm at the desk, try the PIN, correct;
+                    ``EVENT_SCOPES``, where apps that group matches into events rule theirs
     creation        ``create_match``, ``create_matches`` and ``MatchSpec``
     deals           ``preview_deal``, ``record_deal`` (idempotent by ``client_id``),
                     ``amend_last_deal``, ``delete_last_deal``
@@ -63,26 +65,33 @@ from scoring.services.deals import (
 )
 from scoring.services.guards import EDITABLE
 from scoring.services.permissions import (
-    ORGANISER_SCOPE,
+    EVENT_SCOPES,
+    EventScope,
     User,
     can_correct,
     can_create,
+    can_see,
     can_write,
     is_desk,
     is_desk_for,
+    may_try_pin,
+    overseen_matches,
+    visible_matches,
 )
 
 __all__ = [
     "EDITABLE",
+    "EVENT_SCOPES",
     "MAX_PIN_FAILURES",
-    "ORGANISER_SCOPE",
     "PIN_PATTERN",
+    "EventScope",
     "MatchSpec",
     "RecordedDeal",
     "User",
     "amend_last_deal",
     "can_correct",
     "can_create",
+    "can_see",
     "can_write",
     "confirm",
     "correct",
@@ -91,8 +100,11 @@ __all__ = [
     "delete_last_deal",
     "is_desk",
     "is_desk_for",
+    "may_try_pin",
+    "overseen_matches",
     "preview_deal",
     "record_deal",
     "set_confirm_pin",
     "submit",
+    "visible_matches",
 ]

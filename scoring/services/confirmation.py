@@ -17,7 +17,7 @@ from scoring.models import Match, MatchVersion
 from scoring.services.guards import EDITABLE, _check_version, _lock, _require_writer
 from scoring.services.history import _history_row, _log
 from scoring.services.idempotency import change_after
-from scoring.services.permissions import User, is_desk_for
+from scoring.services.permissions import User, is_desk_for, may_try_pin
 from scoring.services.state import _protocol
 
 MAX_PIN_FAILURES = 5
@@ -88,9 +88,10 @@ def submit(match_id: int, user: User, expected_version: int | None = None) -> Ma
 def confirm(match_id: int, user: User, pin: str | None = None) -> Match:
     """Confirm a submitted protocol: the desk (not the submitter) or the opposing captain's PIN.
 
-    Without a PIN the user must be a chief referee or organiser and not the one who submitted.
-    With a PIN the confirmation is the captain's, typed on whatever device is at hand (often the
-    referee's phone); after ``MAX_PIN_FAILURES`` wrong PINs only the desk can confirm.
+    Without a PIN the user must be at the match's desk and not the one who submitted. With a PIN
+    the confirmation is the captain's, typed on the table referee's phone or at the desk; nobody
+    else may try it, so that nobody else can spend its attempts: after ``MAX_PIN_FAILURES``
+    wrong PINs only the desk can confirm.
     """
     wrong_pin = False
     with transaction.atomic():
@@ -103,6 +104,12 @@ def confirm(match_id: int, user: User, pin: str | None = None) -> Match:
         if not user.is_authenticated:
             raise NotAllowed.one("not_allowed", _("Sign in to confirm a protocol."))
         if pin:
+            if not may_try_pin(user, match):
+                raise NotAllowed.one(
+                    "pin_not_allowed",
+                    _("The captain's PIN is typed on the table referee's phone or at the desk."),
+                    "pin",
+                )
             issued_by_submitter = (
                 match.pin_set_by_id is not None and match.pin_set_by_id == match.submitted_by_id
             )

@@ -27,7 +27,7 @@ def correct(
     reason: str,
     expected_version: int | None = None,
 ) -> Match:
-    """Replace a confirmed protocol's deals (chief referee only, with a reason).
+    """Replace a confirmed protocol's deals (its chief referee only, with a reason).
 
     Every deal must be legal; the previous confirmed version stays in the history with its
     protocol, and the new one becomes the confirmed version.
@@ -39,7 +39,7 @@ def correct(
     reason = (reason or "").strip()
     with transaction.atomic():
         match = _lock(match_id)
-        if not can_correct(user):
+        if not can_correct(user, match):
             raise NotAllowed.one(
                 "not_chief_referee", _("Only the chief referee may correct a protocol.")
             )

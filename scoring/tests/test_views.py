@@ -189,7 +189,7 @@ def test_submit_then_the_submitter_cannot_confirm_but_the_chief_can(
     assert match.status == Match.Status.SUBMITTED
 
     refused = client.post(f"/matches/{match.pk}/confirm/", {})
-    assert refused.status_code == 400
+    assert refused.status_code == 403  # the service's refusal keeps its status on the page
     assert "не тем, кто его сдал" in refused.content.decode() or \
         "submitted" in refused.content.decode()
     client.force_login(chief)
@@ -205,7 +205,7 @@ def test_the_opposing_captain_confirms_with_the_pin_on_the_referees_phone(
     services.submit(match.pk, referee)
     client.force_login(referee)
     wrong = client.post(f"/matches/{match.pk}/confirm/", {"pin": "0000"})
-    assert wrong.status_code == 400
+    assert wrong.status_code == 403  # as the API's wrong_pin
     assert client.post(f"/matches/{match.pk}/confirm/", {"pin": "2468"}).status_code == 302
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED and match.confirmed_with_pin

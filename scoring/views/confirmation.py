@@ -51,17 +51,19 @@ class ConfirmView(LoginRequiredMixin, MatchView):
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         form = ConfirmForm(request.POST)
+        status = 400  # a refusal of the services keeps its status (403 not allowed, wrong PIN)
         if form.is_valid():
             try:
                 services.confirm(self.match.pk, request.user, pin=form.cleaned_data["pin"] or None)
             except ScoringError as err:
+                status = err.status
                 for item in err.errors:
                     form.add_error(None, item["message"])
             else:
                 messages.success(request, _("The protocol was confirmed."))
                 return redirect("scoring:sheet", pk=self.match.pk)
         self.reload()
-        return render(request, "scoring/confirm.html", self.context(form=form), status=400)
+        return render(request, "scoring/confirm.html", self.context(form=form), status=status)
 
 
 class PinView(LoginRequiredMixin, MatchView):

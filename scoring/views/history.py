@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -21,10 +19,8 @@ from scoring.views.match_view import MatchView
 class CorrectView(LoginRequiredMixin, MatchView):
     """A confirmed protocol corrected by the chief referee, with a reason; the old one is kept."""
 
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if request.user.is_authenticated and not services.can_correct(request.user):
-            raise PermissionDenied
-        return super().dispatch(request, *args, **kwargs)
+    def allowed(self) -> bool:
+        return services.can_correct(self.request.user, self.match)
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         lines = "\n".join(json.dumps(d.record, ensure_ascii=False) for d in self.match.deals.all())

@@ -1,12 +1,13 @@
-"""What every page of a match shares: ``MatchView`` loads the match (404 when missing), builds
-its sheet and the common context; the preview panel's context and the JSON helpers of the
-referee's page.
+"""What every page of a match shares: ``MatchView`` loads the match (404 when missing or hidden
+from the user: ``services.can_see``), builds its sheet and the common context; the preview
+panel's context and the JSON helpers of the referee's page.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -30,7 +31,8 @@ def form_errors(form: Any) -> list[dict[str, Any]]:
 
 
 class MatchView(View):
-    """A view of one match: loads it (404 when missing) and builds its sheet."""
+    """A view of one match: loads it (404 when missing or hidden: its existence is not
+    revealed; 403 when seen but ``allowed`` says no) and builds its sheet."""
 
     match: Match
 
@@ -39,7 +41,14 @@ class MatchView(View):
             self.match = selectors.get_match(kwargs["pk"])
         except Match.DoesNotExist as err:
             raise Http404(_("No such match.")) from err
+        if not services.can_see(request.user, self.match):
+            raise Http404(_("No such match."))
+        if not self.allowed():
+            raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
+
+    def allowed(self) -> bool:
+        return True
 
     def reload(self) -> None:
         self.match = selectors.get_match(self.match.pk)
@@ -57,7 +66,8 @@ class MatchView(View):
             "can_write": services.can_write(user, match),
             "editable": match.status in services.EDITABLE,
             "is_desk": services.is_desk_for(user, match),
-            "can_correct": services.can_correct(user),
+            "can_correct": services.can_correct(user, match),
+            "can_try_pin": services.may_try_pin(user, match),
             "pin_form": PinForm(),
             **extra,
         }

@@ -1,4 +1,5 @@
-"""The list of matches (the desk sees all, a referee their own) and the new-match form."""
+"""The list of matches (the desk sees those it oversees, a referee their own) and the new-match
+form."""
 
 from __future__ import annotations
 
@@ -20,9 +21,7 @@ from scoring.models import Match
 
 class MatchListView(LoginRequiredMixin, View):
     def get(self, request: HttpRequest) -> HttpResponse:
-        queryset = selectors.matches()
-        if not services.is_desk(request.user):
-            queryset = queryset.filter(referee=request.user)
+        queryset = services.overseen_matches(request.user, selectors.matches())
         # what needs someone now comes first: waiting for confirmation, in play, not started
         waiting = Case(
             When(status=Match.Status.SUBMITTED, then=0), When(status=Match.Status.IN_PLAY, then=1),

@@ -30,7 +30,6 @@ from rest_framework.views import APIView
 from tournaments import access
 from tournaments.archive import export, importer, reader
 from tournaments.errors import NotAllowed, TournamentError
-from tournaments.models import Tournament
 
 
 class ImportedSerializer(serializers.Serializer):
@@ -62,7 +61,8 @@ class ArchiveAPIView(APIView):
                    tags=["tournaments"])  # fmt: skip
     def get(self, request: Request, pk: int) -> Response:
         """The whole tournament as one JSON archive (see docs/archive.md)."""
-        tournament = get_object_or_404(Tournament, pk=pk)
+        # a tournament the user may not see is not there (404); seen, not managed: 403
+        tournament = get_object_or_404(access.visible_tournaments(request.user), pk=pk)
         if not access.can_manage(request.user, tournament):
             err = NotAllowed.one("not_organiser", _("Only the tournament's organisers export it."))
             return Response({"errors": err.errors}, status=err.status)

@@ -87,6 +87,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
     t = tournament
     settings = _values(Tournament.objects.filter(pk=t.pk), "tournament")[0]
     organisers = sorted(t.organisers.values_list("username", flat=True))
+    chief_referees = sorted(t.chief_referees.values_list("username", flat=True))
     entries = _values(Entry.objects.filter(tournament=t).order_by("pk"), "entries")
     members = list(
         Entry.players.through.objects.filter(entry__tournament=t)
@@ -186,6 +187,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
     tournament_out = _render(settings, "tournament", usernames)
     tournament_out.pop("id")
     tournament_out["organisers"] = organisers
+    tournament_out["chief_referees"] = chief_referees
     return {
         "format": FORMAT,
         "version": VERSION,

@@ -163,6 +163,7 @@ def _write(plan: Plan, importer: User) -> Tournament:  # noqa: C901 - one step p
     tournament = Tournament.objects.create(**settings)
     Tournament.objects.filter(pk=tournament.pk).update(created_at=created_at)
     tournament.created_at = created_at
+    # only the importer: an archive's usernames (organisers, chief referees) grant nothing here
     tournament.organisers.add(importer)  # type: ignore[arg-type]
 
     # entries (teams linked afterwards), their players and absences

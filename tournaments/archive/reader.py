@@ -183,6 +183,7 @@ class Plan:
     def __init__(self) -> None:
         self.tournament: dict[str, Any] = {}
         self.organisers: list[str] = []
+        self.chief_referees: list[str] = []
         self.rows: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
         self.entry_players: list[tuple[Any, Any]] = []
         self.places: list[tuple[Any, dict[str, Any]]] = []
@@ -205,13 +206,15 @@ def read_archive(data: Any) -> Plan:
         plan.exported_at = reader.value(data["exported_at"], DATETIME, "exported_at")
     settings = data["tournament"]
     plan.tournament = reader.row(settings, "tournament", "tournament")
-    organisers = settings.get("organisers", [])
-    if not isinstance(organisers, list) or not all(isinstance(n, str) for n in organisers):
-        reader.problem("bad_value", _("Organisers must be a list of usernames."),
-                       "tournament.organisers")  # fmt: skip
-    else:
-        plan.organisers = organisers
-        reader.usernames.update(organisers)
+    refusals = {"organisers": _("Organisers must be a list of usernames."),
+                "chief_referees": _("Chief referees must be a list of usernames.")}
+    for key, refusal in refusals.items():  # archives before chief referees lack them
+        names = settings.get(key, [])
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            reader.problem("bad_value", refusal, f"tournament.{key}")
+        else:
+            setattr(plan, key, names)
+            reader.usernames.update(names)
     for section in SECTIONS:
         rows = plan.rows[section] = []
         for i, item in enumerate(data[section]):

@@ -1,6 +1,6 @@
 """The organiser's archive pages: download a tournament as JSON, create one from an archive.
 
-    GET  /manage/<pk>/archive.json   the tournament's managers (403 otherwise)
+    GET  /manage/<pk>/archive.json   the tournament's managers (403 otherwise, 404 if hidden)
     GET/POST /manage/import/         users who may create tournaments; only the importer organises
                                      it (``ArchiveImport`` keeps the file's SHA-256)
 

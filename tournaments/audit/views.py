@@ -25,6 +25,7 @@ ACTIONS = {
     "tournament.update": _("Setup changed"),
     "tournament.import": _("Imported from an archive"),
     "tournament.close": _("Tournament closed"),
+    "tournament.chief_referees": _("Chief referees appointed"),
     "entry.add": _("Entry added"),
     "entry.update": _("Entry changed"),
     "entry.withdraw": _("Entry withdrawn"),

@@ -118,11 +118,7 @@ class TournamentSanctionActions:
                    responses={201: SanctionSerializer, **API_ERRORS})  # fmt: skip
     @action(detail=True, methods=["get", "post"])
     def sanctions(self, request: Request, pk: str) -> Response:
-        # a chief referee judges tournaments he does not organise, private ones too
-        tournament = Tournament.objects.filter(pk=pk).first()
-        if tournament is None or not (access.can_judge(request.user, tournament)
-                                      or self.get_queryset().filter(pk=pk).exists()):  # fmt: skip
-            raise Http404
+        tournament = self.get_object()  # its judges see it, a private one too: else 404
         if request.method == "GET":
             return respond(lambda: (_judge(request.user, tournament), Response(
                 SanctionSerializer(_sanctions(tournament), many=True).data))[1])  # fmt: skip

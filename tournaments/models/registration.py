@@ -158,6 +158,14 @@ class Tournament(models.Model):
         blank=True,
         related_name="organised_tournaments",
     )
+    #: appointed by the organisers (users in the Chief referee role); the role alone judges no
+    #: tournament (``tournaments.access.can_judge``)
+    chief_referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("chief referees"),
+        blank=True,
+        related_name="chief_refereed_tournaments",
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:
@@ -270,6 +278,17 @@ class Entry(models.Model):
     @property
     def late(self) -> bool:
         return self.joins_round > 1
+
+    def clean(self) -> None:
+        """The team is an entry of the same tournament, not this one and not a team's pair
+        (the registration services say so first, with the code ``bad_team``; this keeps the
+        admin's forms to it as well)."""
+        super().clean()
+        team = self.team
+        if team is not None and (team.tournament_id != self.tournament_id or team.pk == self.pk
+                                 or team.team_id is not None):  # fmt: skip
+            raise ValidationError({"team": _("No such team in this tournament.")},
+                                  code="bad_team")  # fmt: skip
 
 
 class EntryAbsence(models.Model):

@@ -17,6 +17,7 @@ from tournaments.registration.services import (
     next_round_number,
     reinstate_entry,
     set_absence,
+    set_chief_referees,
     update_entry,
     update_tournament,
     withdraw_entry,
@@ -24,5 +25,6 @@ from tournaments.registration.services import (
 
 __all__ = [
     "SETUP_FIELDS", "add_entry", "create_tournament", "import_csv", "next_round_number",
-    "reinstate_entry", "set_absence", "update_entry", "update_tournament", "withdraw_entry",
+    "reinstate_entry", "set_absence", "set_chief_referees", "update_entry", "update_tournament",
+    "withdraw_entry",
 ]  # fmt: skip

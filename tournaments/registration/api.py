@@ -6,6 +6,8 @@
     POST       /api/v1/tournaments/{id}/entries/import/   CSV (multipart ``file`` or text/csv);
                                                           ``notes``: stored players and clubs
                                                           linked unchanged where the file differs
+    GET/POST   /api/v1/tournaments/{id}/chief-referees/   who judges it / appoint {chief_referees:
+                                                          [user ids]}, the list replaced
     GET/PATCH  /api/v1/entries/{id}/                      an entry / edit it
     POST       /api/v1/entries/{id}/withdraw/  …/reinstate/  …/absences/ {round, absent, reason}
     GET/POST   /api/v1/clubs/   /api/v1/players/
@@ -19,7 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -29,7 +34,8 @@ from rest_framework.response import Response
 
 from accounts.roles import ORGANISER, has_role
 from tournaments import access
-from tournaments.http import respond
+from tournaments.errors import NotAllowed
+from tournaments.http import API_ERRORS, respond
 from tournaments.models import Club, Entry, Player, Tournament
 from tournaments.registration import csv_import, selectors, services
 
@@ -86,6 +92,28 @@ class AbsenceSerializer(serializers.Serializer):
         required=False, allow_blank=True, max_length=200,
         help_text="Left out: the reason already recorded for that round stays.",
     )  # fmt: skip
+
+
+class ChiefRefereeSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    username = serializers.CharField(source="get_username")
+    name = serializers.CharField(source="get_full_name")
+
+
+class ChiefRefereesOutSerializer(serializers.Serializer):
+    chief_referees = ChiefRefereeSerializer(many=True)
+
+
+class ChiefRefereesInSerializer(serializers.Serializer):
+    chief_referees = serializers.PrimaryKeyRelatedField(
+        queryset=get_user_model().objects.all(), many=True,
+        help_text="the user ids of the chief referees (the Chief referee role); replaces the list",
+    )  # fmt: skip
+
+
+def _chief_referees(tournament: Tournament) -> Response:
+    chiefs = tournament.chief_referees.order_by("username")
+    return Response(ChiefRefereesOutSerializer({"chief_referees": chiefs}).data)
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -168,6 +196,30 @@ class TournamentBaseViewSet(
                              "entries": result.entries, "teams": result.teams,
                              "created": result.created, "linked": result.linked,
                              "notes": result.notes}, status=201)  # fmt: skip
+
+        return respond(call)
+
+
+    @extend_schema(methods=["GET"], request=None,
+                   responses={200: ChiefRefereesOutSerializer, **API_ERRORS})  # fmt: skip
+    @extend_schema(methods=["POST"], request=ChiefRefereesInSerializer,
+                   responses={200: ChiefRefereesOutSerializer, **API_ERRORS})  # fmt: skip
+    @action(detail=True, methods=["get", "post"], url_path="chief-referees")
+    def chief_referees(self, request: Request, pk: str) -> Response:
+        tournament = self.get_object()
+        if request.method == "GET":
+            if not access.can_judge(request.user, tournament):
+                err = NotAllowed.one("not_allowed", _("Only the tournament's organisers and chief "
+                                                      "referees see who judges it."))  # fmt: skip
+                return Response({"errors": err.errors}, status=err.status)
+            return _chief_referees(tournament)
+        form = ChiefRefereesInSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+
+        def call() -> Response:
+            services.set_chief_referees(request.user, tournament.pk,
+                                        form.validated_data["chief_referees"])  # fmt: skip
+            return _chief_referees(Tournament.objects.get(pk=tournament.pk))
 
         return respond(call)
 

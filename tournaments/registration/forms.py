@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
+from accounts.roles import CHIEF_REFEREE
 from tournaments.models import TIE_BREAKS, Club, Entry, Tournament
 
 CARD_FIELDS = ("yellow_card_points", "red_card_points")
@@ -108,3 +110,23 @@ class AbsenceForm(forms.Form):
 
 class ImportForm(forms.Form):
     file = forms.FileField(label=_("CSV file (UTF-8)"))
+
+
+class ChiefRefereesForm(forms.Form):
+    """The tournament's chief referees, chosen among the users in the Chief referee role."""
+
+    chief_referees = forms.ModelMultipleChoiceField(
+        label=_("Chief referees"), required=False, widget=forms.CheckboxSelectMultiple,
+        queryset=get_user_model().objects.none(),
+        help_text=_("They confirm and correct this tournament's protocols and record its "
+                    "sanctions; the role alone gives no rights in a tournament."),
+    )  # fmt: skip
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        users = get_user_model().objects.filter(groups__name=CHIEF_REFEREE, is_active=True)
+        field = self.fields["chief_referees"]
+        field.queryset = users.distinct().order_by("username")  # type: ignore[attr-defined]
+        field.label_from_instance = lambda u: (  # type: ignore[attr-defined]
+            f"{u.get_full_name()} ({u.get_username()})" if u.get_full_name() else u.get_username()
+        )

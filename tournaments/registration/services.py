@@ -2,6 +2,7 @@
 
     create_tournament(user, **fields) -> Tournament        the creator becomes an organiser
     update_tournament(user, tournament_id, **fields) -> Tournament
+    set_chief_referees(user, tournament_id, chief_referees) -> Tournament   the list replaced
     add_entry(user, tournament_id, *, name, players=(), club=None, seed=None, team=None,
               new_players=())
         after round 1 was paired the entry is late: it joins at the next round
@@ -25,6 +26,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from accounts import audit
+from accounts.roles import CHIEF_REFEREE, has_role
 from tournaments.access import User, can_create_tournament, locked_tournament, require_manager
 from tournaments.errors import Conflict, NotAllowed, TournamentError, error
 from tournaments.models import Club, Entry, EntryAbsence, Player, Round, Tournament
@@ -107,6 +109,28 @@ def update_tournament(user: User, tournament_id: int, **fields: Any) -> Tourname
     return tournament
 
 
+def set_chief_referees(user: User, tournament_id: int, chief_referees: Iterable[Any]) -> Tournament:
+    """Appoint the tournament's chief referees: the list replaces the previous one (the
+    organisers only). Each must hold the Chief referee role; the role alone judges nothing."""
+    chosen = list(dict.fromkeys(chief_referees))
+    with transaction.atomic():
+        tournament = locked_tournament(user, tournament_id)
+        refused = [str(u) for u in chosen if not has_role(u, CHIEF_REFEREE)]
+        if refused:
+            raise TournamentError.one(
+                "not_chief_referee",
+                _("Not in the Chief referee role: %(names)s.") % {"names": ", ".join(refused)},
+                "chief_referees",
+            )
+        before = audit.snapshot(tournament, ["chief_referees"])
+        tournament.chief_referees.set(chosen)
+        old, new = audit.changed(before, audit.snapshot(tournament, ["chief_referees"]))
+        if new:
+            audit.record(user, "tournament.chief_referees", tournament,
+                         tournament_id=tournament.pk, before=old, after=new)  # fmt: skip
+    return tournament
+
+
 def next_round_number(tournament: Tournament) -> int:
     """The round a late entry joins: the one after the last round already paired."""
     started = tournament.round_set.exclude(status=Round.Status.NEW)
@@ -141,6 +165,17 @@ def _check_players(tournament: Tournament, players: list[Player], entry: Entry |
         )
 
 
+def _check_team(tournament: Tournament, team: Entry | None, entry: Entry | None) -> None:
+    """A pair plays for a club team of its own tournament: not another tournament's entry, not
+    itself, not a pair of a team, and not while it is a team with pairs of its own."""
+    if team is None:
+        return
+    own_pairs = entry is not None and entry.pk is not None and entry.pairs.exists()
+    if (team.tournament_id != tournament.pk or team.team_id is not None
+            or (entry is not None and team.pk == entry.pk) or own_pairs):  # fmt: skip
+        raise TournamentError.one("bad_team", _("No such team in this tournament."), "team")
+
+
 def _save_entry(entry: Entry, players: list[Player] | None) -> Entry:
     _full_clean(entry, exclude=["tournament"])
     try:
@@ -171,8 +206,7 @@ def add_entry(
         tournament = locked_tournament(user, tournament_id)
         if tournament.status == Tournament.Status.FINISHED:
             raise Conflict.one("finished", _("The tournament is finished."))
-        if team is not None and (team.tournament_id != tournament.pk or team.team_id):
-            raise TournamentError.one("bad_team", _("No such team in this tournament."), "team")
+        _check_team(tournament, team, None)
         entry = Entry(
             tournament=tournament, name=name.strip(), club=club, seed=seed, team=team,
             joins_round=next_round_number(tournament),
@@ -199,6 +233,8 @@ def update_entry(
             if name not in ENTRY_FIELDS:
                 raise TournamentError.one("unknown_field", _("Unknown field."), name)
             setattr(entry, name, value.strip() if isinstance(value, str) else value)
+        if "team" in fields:
+            _check_team(entry.tournament, fields["team"], entry)
         chosen = None if players is None else list(players)
         if chosen is not None:
             _check_players(entry.tournament, chosen, entry)

@@ -4,6 +4,7 @@
     /tournaments/<pk>/             a tournament and its entries (no login when public)
     /manage/, /manage/new/         my tournaments; a new one (users in the Organiser role)
     /manage/<pk>/setup/            rules preset (every knob of every preset shown), format, ...
+    /manage/<pk>/chief-referees/   POST: appoint the chief referees (the form is on the setup page)
     /manage/<pk>/entries/…         registration: add, edit, withdraw, absence, CSV import
 
 Thin: forms parse, ``registration.services`` and ``registration.csv_import`` decide and write.
@@ -28,7 +29,7 @@ from django.views.generic import DetailView, ListView
 from rules import catalogue
 from tournaments import access
 from tournaments.errors import TournamentError
-from tournaments.http import ManageView, refused
+from tournaments.http import ManageView, refused, to_form
 from tournaments.models import (
     TIE_BREAKS,
     Entry,
@@ -39,6 +40,7 @@ from tournaments.models import (
 from tournaments.registration import csv_import, selectors, services
 from tournaments.registration.forms import (
     AbsenceForm,
+    ChiefRefereesForm,
     EntryEditForm,
     EntryForm,
     ImportForm,
@@ -59,9 +61,13 @@ def _catalogue_rows() -> dict[str, Any]:
 
 
 class ManageListView(LoginRequiredMixin, View):
+    """The tournaments the user organises, and those he only judges (as a chief referee)."""
+
     def get(self, request: HttpRequest) -> HttpResponse:
+        managed = access.managed_tournaments(request.user)
         return render(request, "tournaments/registration/list.html", {
-            "tournaments": access.managed_tournaments(request.user),
+            "tournaments": managed,
+            "judged": access.judged_tournaments(request.user).exclude(pk__in=managed),
             "can_create": access.can_create_tournament(request.user),
         })  # fmt: skip
 
@@ -98,7 +104,12 @@ class SetupView(ManageView):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         rows = _catalogue_rows()
         form = TournamentForm(instance=self.tournament, presets=rows["presets"])
-        return self.render("registration/setup.html", form=form, **rows)
+        return self.render("registration/setup.html", form=form, **rows,
+                           chief_form=self.chief_form())  # fmt: skip
+
+    def chief_form(self) -> ChiefRefereesForm:
+        chosen = list(self.tournament.chief_referees.values_list("pk", flat=True))
+        return ChiefRefereesForm(initial={"chief_referees": chosen})
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         rows = _catalogue_rows()
@@ -114,7 +125,30 @@ class SetupView(ManageView):
             else:
                 messages.success(request, _("The setup was saved."))
                 return redirect("tournaments:manage", pk=pk)
-        return self.render("registration/setup.html", status=400, form=form, **rows)
+        return self.render("registration/setup.html", status=400, form=form, **rows,
+                           chief_form=self.chief_form())  # fmt: skip
+
+
+class ChiefRefereesView(SetupView):
+    """The chief referees' form of the setup page: saved, or the page again with the refusal."""
+
+    http_method_names = ["post"]
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        chief_form = ChiefRefereesForm(request.POST)
+        if chief_form.is_valid():
+            try:
+                services.set_chief_referees(request.user, pk,
+                                            chief_form.cleaned_data["chief_referees"])  # fmt: skip
+            except TournamentError as err:
+                to_form(chief_form, err)
+            else:
+                messages.success(request, _("The chief referees were saved."))
+                return redirect("tournaments:manage_setup", pk=pk)
+        rows = _catalogue_rows()
+        form = TournamentForm(instance=self.tournament, presets=rows["presets"])
+        return self.render("registration/setup.html", status=400, form=form, **rows,
+                           chief_form=chief_form)  # fmt: skip
 
 
 class EntriesView(ManageView):

@@ -4,7 +4,8 @@
     POST       /api/v1/tournaments/{id}/close/            finished once every round is (409
                                                           ``no_rounds``, ``rounds_open``)
     GET        /api/v1/rounds/{id}/                       status, tables, sides, seats, matches,
-                                                          byes and flags
+                                                          byes and flags (published, or for its
+                                                          organisers and chief referees)
     POST       /api/v1/rounds/{id}/swap/ {entries: [a, b]}  …/lock/ {table, locked}
                …/referee/ {table, referee}  …/regenerate/ (202)  …/publish/
     POST       /api/v1/rounds/{id}/finish/                every table decided: finished, its
@@ -20,7 +21,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
-from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -75,20 +75,12 @@ def _round_answer(round_id: int, code: int = 200) -> Response:
 
 
 class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """A round: everyone sees it once published; its organisers at every stage."""
+    """A round: everyone sees it once published; its organisers and chief referees before."""
 
     serializer_class = RoundOutSerializer
 
     def get_queryset(self) -> QuerySet[Round]:
-        visible = access.visible_tournaments(self.request.user)
-        return round_with_pairings(Round.objects.filter(tournament__in=visible))
-
-    def get_object(self) -> Round:
-        round_: Round = super().get_object()
-        published = round_.status in (Round.Status.PUBLISHED, Round.Status.FINISHED)
-        if not published and not access.can_manage(self.request.user, round_.tournament):
-            raise Http404
-        return round_
+        return round_with_pairings(access.visible_rounds(self.request.user))
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return Response(selectors.round_data(self.get_object()))
@@ -159,11 +151,7 @@ class TournamentRoundActions:
     def rounds(self, request: Request, pk: str) -> Response:
         tournament = self.get_object()
         if request.method == "GET":
-            queryset = tournament.round_set.all()
-            if not access.can_manage(request.user, tournament):
-                queryset = queryset.filter(
-                    status__in=[Round.Status.PUBLISHED, Round.Status.FINISHED]
-                )
+            queryset = access.visible_rounds(request.user, tournament.round_set.all())
             return Response([selectors.round_data(r) for r in
                              round_with_pairings(queryset)])  # fmt: skip
 

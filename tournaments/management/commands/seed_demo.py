@@ -13,8 +13,9 @@ played by ``rules.simulate.play_match`` with a seeded RNG and recorded, submitte
 by ``scoring.services``, rounds finished by ``tournaments.rounds.finish_round``. So every
 protocol is legal and every invariant holds, and the same data comes out on every run.
 
-Idempotent: an event that exists (by name) is left as it is; accounts are created once (their
-passwords are set only then).
+The account ``chief`` is appointed chief referee of every demo event (chief referees are per
+tournament). Idempotent: an event that exists (by name) is left as it is, except that ``chief``
+is appointed if he is not; accounts are created once (their passwords are set only then).
 """
 
 from __future__ import annotations
@@ -163,6 +164,7 @@ class Command(BaseCommand):
         for name in DEMO_TOURNAMENTS:
             tournament = Tournament.objects.get(name=name)
             tournament.organisers.add(users["organiser"])
+            self._appoint_chief(tournament, users)
             state = "created" if name in built else "exists"
             self.stdout.write(f"  [{state}] «{name}» — /tournaments/{tournament.pk}/")
         self.stdout.write(f"Demo accounts (password for each: {DEMO_PASSWORD}):")
@@ -171,6 +173,14 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS("Demo data ready."))
 
     # --- people -------------------------------------------------------------------------------
+
+    @staticmethod
+    def _appoint_chief(tournament: Tournament, users: dict[str, Any]) -> None:
+        """``chief`` judges the event (kept with any chief referee appointed since)."""
+        chiefs = list(tournament.chief_referees.all())
+        if users["chief"] not in chiefs:
+            registration.set_chief_referees(users["organiser"], tournament.pk,
+                                            [*chiefs, users["chief"]])  # fmt: skip
 
     def _accounts(self) -> dict[str, Any]:
         user_model = get_user_model()
@@ -214,6 +224,7 @@ class Command(BaseCommand):
             format=Tournament.Format.PAIRS, system=Tournament.System.SWISS, rounds=6,
             public=True, avoid_same_club_until=2, yellow_card_points=10,
         )  # fmt: skip
+        self._appoint_chief(tournament, users)
         for c, club in enumerate(clubs):
             members = players[c]
             for k in range(8):
@@ -253,6 +264,7 @@ class Command(BaseCommand):
             format=Tournament.Format.INDIVIDUAL, system=Tournament.System.SWISS, rounds=5,
             public=True,
         )  # fmt: skip
+        self._appoint_chief(tournament, users)
         for seed, (c, i) in enumerate(INDIVIDUAL_PLAYERS, 1):
             player = players[c][i]
             registration.add_entry(organiser, tournament.pk, name=player.full_name,
@@ -268,6 +280,7 @@ class Command(BaseCommand):
             format=Tournament.Format.PAIRS, system=Tournament.System.ROUND_ROBIN, rounds=3,
             public=True,
         )  # fmt: skip
+        self._appoint_chief(tournament, users)
         chosen = [players[c][i] for c, i in KOZEL_PLAYERS]
         for seed, (first, second) in enumerate(zip(chosen[::2], chosen[1::2], strict=True), 1):
             registration.add_entry(

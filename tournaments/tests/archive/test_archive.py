@@ -180,6 +180,7 @@ def event(tournament: Tournament, pairs, organiser: User, chief: User, referee: 
         yellow_card_points=10, venue="Клуб «Рыба»", status="running", points_win=3,
     )  # fmt: skip
     tournament.refresh_from_db()
+    tournament.chief_referees.add(chief)  # chief referees are per tournament
     a, b, c, d, e = pairs(tournament, 5)
     star = a.players.first()
     star.federation_id, star.rating = "RUS-0042", 1850
@@ -238,7 +239,7 @@ def test_the_archive_holds_every_field_of_every_table(event: Tournament) -> None
     def names(model: Any, *left_out: str) -> set[str]:
         return {f.name for f in model._meta.concrete_fields} - {"id", *left_out}
 
-    assert set(doc["tournament"]) == names(Tournament) | {"organisers"}
+    assert set(doc["tournament"]) == names(Tournament) | {"organisers", "chief_referees"}
     assert set(doc["clubs"][0]) == names(Club) | {"id"}
     assert set(doc["players"][0]) == names(Player) | {"id"}
     assert set(doc["entries"][0]) == names(Entry, "tournament") | {"id", "players"}
@@ -259,6 +260,7 @@ def test_the_archive_holds_every_field_of_every_table(event: Tournament) -> None
     assert real["deals"][0]["client_id"] is None  # the correction rewrote the deals
     assert doc["matches"][3]["deals"][0]["client_id"].endswith("000000000001")
     assert doc["tournament"]["organisers"] == ["org"]
+    assert doc["tournament"]["chief_referees"] == ["chief"]
     revoked = doc["sanctions"][0]
     assert revoked["revoked_by"] == "chief" and revoked["revoke_reason"] == "the clock was wrong"
 

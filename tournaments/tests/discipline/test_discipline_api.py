@@ -17,8 +17,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def chief(db: Any):
-    return make_user("chief", "Chief referee")
+def chief(tournament: Tournament):
+    """The tournament's chief referee (chief referees are appointed per tournament)."""
+    user = make_user("chief", "Chief referee")
+    tournament.chief_referees.add(user)
+    return user
 
 
 def client_for(user: Any = None) -> APIClient:
@@ -115,6 +118,8 @@ def test_who_may_see_and_record_sanctions(tournament, referee, other_organiser, 
     Tournament.objects.filter(pk=tournament.pk).update(public=False)
     assert client_for(referee).get(path).status_code == 404
     chief = make_user("chief2", "Chief referee")
+    assert client_for(chief).get(path).status_code == 404  # the role alone judges nothing
+    tournament.chief_referees.add(chief)
     assert client_for(chief).get(path).status_code == 200
     assert not Sanction.objects.exists()
 

@@ -16,8 +16,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def chief(db: Any):
-    return make_user("chief", "Chief referee")
+def chief(tournament: Tournament):
+    """The tournament's chief referee (chief referees are appointed per tournament)."""
+    user = make_user("chief", "Chief referee")
+    tournament.chief_referees.add(user)
+    return user
 
 
 @pytest.fixture
@@ -182,6 +185,7 @@ def test_a_sanction_of_another_tournament_cannot_be_revoked_here(client, tournam
 
     other = TournamentFactory()
     other.organisers.add(organiser)
+    other.chief_referees.add(chief)  # he judges both
     client.force_login(chief)
     client.post(url(tournament), {"entry": event["b"].pk, "round_number": 1, "kind": "yellow",
                                   "reason": "спор"})  # fmt: skip

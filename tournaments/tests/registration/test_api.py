@@ -153,3 +153,52 @@ def test_tournament_list_still_hides_private_ones(db) -> None:
     Tournament.objects.create(name="Тайный")
     assert APIClient().get("/api/v1/tournaments/").json()["results"] == []
     assert not Entry.objects.exists()
+
+
+# --- an entry's team must be a team of the same tournament ------------------------------------
+
+
+@pytest.fixture
+def team_event(organiser) -> dict:
+    """A team event with a club team and one of its pairs, and another tournament's team."""
+    event = Tournament.objects.create(name="Командный", format=Tournament.Format.TEAMS, rounds=3)
+    event.organisers.add(organiser)
+    team = Entry.objects.create(tournament=event, name="Дубль")
+    pair = Entry.objects.create(tournament=event, name="Дубль-1", team=team)
+    other = Tournament.objects.create(name="Чужой", format=Tournament.Format.TEAMS, rounds=3)
+    return {"event": event, "team": team, "pair": pair,
+            "foreign": Entry.objects.create(tournament=other, name="Чужая команда")}
+
+
+def test_patch_refuses_a_team_of_another_tournament_or_the_entry_itself(api, team_event) -> None:
+    """Was accepted: PATCH set any entry of any tournament (or the entry itself) as the team."""
+    pair, team = team_event["pair"], team_event["team"]
+    for entry, value in ((pair, team_event["foreign"].pk),  # another tournament's team
+                         (pair, pair.pk),                   # the entry itself
+                         (team, pair.pk)):                  # a team playing for its own pair
+        answer = api.patch(f"/api/v1/entries/{entry.pk}/", {"team": value}, format="json")
+        assert answer.status_code == 400, (entry, value, answer.content)
+        item = answer.json()["errors"][0]
+        assert item["field"] == "team" and item["code"] == "bad_team", item
+    pair.refresh_from_db()
+    team.refresh_from_db()
+    assert pair.team_id == team.pk and team.team_id is None
+
+
+def test_post_and_patch_refuse_a_pair_as_the_team(api, team_event) -> None:
+    event, pair = team_event["event"], team_event["pair"]
+    answer = api.post(f"/api/v1/tournaments/{event.pk}/entries/",
+                      {"name": "Новая", "team": pair.pk}, format="json")  # fmt: skip
+    assert answer.status_code == 400 and answer.json()["errors"][0]["field"] == "team"
+    foreign = api.post(f"/api/v1/tournaments/{event.pk}/entries/",
+                       {"name": "Новая", "team": team_event["foreign"].pk}, format="json")
+    assert foreign.status_code == 400 and foreign.json()["errors"][0]["field"] == "team"
+    lone = Entry.objects.create(tournament=event, name="Одиночки")
+    nested = api.patch(f"/api/v1/entries/{lone.pk}/", {"team": pair.pk}, format="json")
+    assert nested.status_code == 400 and nested.json()["errors"][0]["field"] == "team"
+    assert not Entry.objects.filter(name="Новая").exists()
+    lone.refresh_from_db()
+    assert lone.team_id is None
+    # a team of the same tournament is accepted
+    ok = api.patch(f"/api/v1/entries/{lone.pk}/", {"team": team_event["team"].pk}, format="json")
+    assert ok.status_code == 200 and ok.json()["team"] == team_event["team"].pk

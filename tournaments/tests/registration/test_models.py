@@ -88,3 +88,14 @@ def test_tournament_with_rules_the_engine_refuses_does_not_validate(
         tournament.full_clean()
     assert field in raised.value.message_dict
     assert words in " ".join(raised.value.message_dict[field])
+
+
+def test_the_model_refuses_a_foreign_team_in_every_form(organiser) -> None:
+    """The admin's entry form (built on the model) refuses a team of another tournament."""
+    event = Tournament.objects.create(name="Командный", format=Tournament.Format.TEAMS)
+    other = Tournament.objects.create(name="Чужой", format=Tournament.Format.TEAMS)
+    foreign = Entry.objects.create(tournament=other, name="Чужая команда")
+    pair = Entry(tournament=event, name="Пара", team=foreign)
+    with pytest.raises(ValidationError) as refused:
+        pair.full_clean()
+    assert "team" in refused.value.message_dict

@@ -19,8 +19,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def chief(db: Any):
-    return make_user("chief", "Chief referee")
+def chief(tournament: Tournament):
+    """The tournament's chief referee (chief referees are appointed per tournament)."""
+    user = make_user("chief", "Chief referee")
+    tournament.chief_referees.add(user)
+    return user
 
 
 @pytest.fixture
@@ -120,6 +123,7 @@ def test_sanction_refusals_change_nothing(event, tournament, referee):
         discipline.record_sanction(referee, tournament.pk, entry_id=a.pk, round_number=1,
                                 kind="yellow", reason="x")  # fmt: skip
     chief = make_user("chief2", "Chief referee")
+    tournament.chief_referees.add(chief)
     with pytest.raises(TournamentError) as err:
         discipline.record_sanction(chief, tournament.pk, entry_id=a.pk, round_number=9,
                                 kind="deduction", reason="  ")  # fmt: skip

@@ -60,6 +60,7 @@ def test_a_protocol_confirmed_through_the_services_shows_at_once(client, tournam
     match = table_match(event["r2"], 1)
     referee = make_user("table-ref", "Referee")
     chief = make_user("desk", "Chief referee")
+    tournament.chief_referees.add(chief)  # chief referees are per tournament
     match.referee = referee
     match.save()
     import random

@@ -93,9 +93,11 @@ def test_the_task_reads_history_and_match_points_in_few_queries(
     # the EW pair of table 1 (entries[1]) wins a confirmed protocol
     from scoring.tests.helpers import record_all, sport_deals  # noqa: PLC0415
     chief = make_user("chief", "Chief referee")
+    chief2 = make_user("chief2", "Chief referee")
+    tournament.chief_referees.add(chief, chief2)  # chief referees are per tournament
     record_all(table1, chief, sport_deals())
     scoring.submit(table1.pk, chief)
-    scoring.confirm(table1.pk, make_user("chief2", "Chief referee"))
+    scoring.confirm(table1.pk, chief2)
     winner = Match.objects.get(pk=table1.pk).winner
     with django_assert_max_num_queries(2):
         history = rounds_selectors.pairing_history(tournament, 2)
