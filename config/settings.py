@@ -9,6 +9,7 @@ Two running modes share this one file:
   on whenever DEBUG is off.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -44,8 +45,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
+    "axes",
     "accounts",
     "scoring",
     "tournaments",
@@ -62,6 +64,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.DatabaseUnavailableMiddleware",
+    # last, as django-axes asks: it turns a locked-out sign-in into its 429 answer
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -136,6 +140,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# The axes backend first: it refuses a locked-out username or address before any password is
+# checked, on every door that calls authenticate() (login page, admin, API token).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:home"
 LOGOUT_REDIRECT_URL = "tournaments:home"
@@ -196,7 +206,7 @@ X_FRAME_OPTIONS = "DENY"
 REST_FRAMEWORK = {
     # Token first: an anonymous API call gets 401 with a WWW-Authenticate header.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -217,10 +227,29 @@ REST_FRAMEWORK = {
     # client address of the throttles is the one the nearest trusted proxy saw. 0: REMOTE_ADDR.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
-# Failed logins (login page and API token) per client address and username: past the limit the
-# next attempts answer 429 until the window (seconds) ends. See accounts/throttle.py.
+# Failed sign-ins (login page, admin, API token), counted by django-axes per username and per
+# client address: at a limit that attempt and the next ones answer 429 until a window (seconds)
+# has passed without a failure. See accounts/lockout.py.
 LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
-LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=60)
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=30)
+LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=900)
+AXES_HANDLER = "accounts.lockout.LockoutHandler"
+AXES_FAILURE_LIMIT = "accounts.lockout.username_limit"
+AXES_COOLOFF_TIME = "accounts.lockout.window"
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_USERNAME_CALLABLE = "accounts.lockout.username"
+AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_RESET_ON_SUCCESS = True  # the username's failures only (accounts.lockout.LockoutHandler)
+AXES_DISABLE_ACCESS_LOG = True  # failures are what is counted; sign-ins are not logged
+AXES_VERBOSE = False
+# API tokens (django-rest-knox, accounts/tokens.py): hashed, one per client, each expiring.
+API_TOKEN_TTL_HOURS = env.int("API_TOKEN_TTL_HOURS", default=7 * 24)
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=API_TOKEN_TTL_HOURS),
+    "AUTH_HEADER_PREFIX": "Token",  # what clients send today: Authorization: Token …
+    "AUTO_REFRESH": False,
+}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Domino scoresheet and tournament API",
     "DESCRIPTION": (

@@ -29,9 +29,9 @@ from django.contrib.auth.models import Group, User
 from django.db import transaction
 from django.test import Client
 from django.urls import reverse
-from rest_framework.authtoken.models import Token
 
 from accounts.models import AuditEntry
+from accounts.tokens import issue
 from config.tests.test_schemathesis import OPERATIONS
 from config.tests.test_security import post_pages
 from scoring import services as scoring
@@ -379,7 +379,7 @@ def api_client(w: dict[str, Any], role: str) -> Client:
     if role == "anon":
         return Client()
     return Client(
-        HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=w['users'][role])[0].key}"
+        HTTP_AUTHORIZATION=f"Token {issue(w['users'][role])[1]}"
     )
 
 

@@ -21,8 +21,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, given, settings
-from rest_framework.authtoken.models import Token
 
+from accounts.tokens import issue
 from scoring import services as scoring
 from scoring.tests.helpers import sport_deals
 from tournaments import discipline
@@ -71,7 +71,7 @@ def world(db: Any) -> dict[str, Any]:
     ids = {"tournaments": tournament.pk, "matches": match.pk, "rounds": round_.pk,
            "entries": a.pk, "sanctions": sanction.pk, "players": a.players.first().pk,
            "clubs": a.club_id}  # fmt: skip
-    return {"token": Token.objects.create(user=boss).key, "ids": ids, "match": match}
+    return {"token": issue(boss)[1], "ids": ids, "match": match}
 
 
 def real_path(case: Any, ids: dict[str, int]) -> str:
