@@ -4,8 +4,8 @@
   for a session-authenticated write (token-authenticated clients carry no cookie to abuse);
 * names with HTML/JS in them (players, clubs, tournaments, entries, referees, match labels)
   render inert on every page they appear on;
-* throttling: failed logins (page, admin and API token) per username and per address, API writes per user
-  and per anonymous address; reads are never throttled;
+* throttling: failed logins (page, admin and API token) per username and per address, API
+  writes per user and per anonymous address; reads are never throttled;
 * production errors show no debug detail; the API's 404/500 are its JSON error body;
 * secrets come only from the environment.
 """
