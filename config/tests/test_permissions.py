@@ -63,8 +63,11 @@ WRITERS = {"ref", "chief", "org", "root"}  # this table's protocol
 DESK = {"chief", "org", "root"}  # confirm, PIN
 CORRECTORS = {"chief", "root"}
 CREATORS = {"ref_other", "ref", "chief", "org_other", "org", "root"}  # standalone matches
-#: not writes of anyone's data: signing in and out, the language switch
-PUBLIC = {"POST /api/v1/auth/token/", "login", "logout", "set_language"}
+#: not writes of anyone's data: signing in and out, the language switch; and each user's own
+#: account, which acts on the caller's tokens and password only (accounts/tests/test_tokens.py)
+PUBLIC = {"POST /api/v1/auth/token/", "login", "logout", "set_language",
+          "POST /api/v1/auth/logout/", "DELETE /api/v1/auth/tokens/{id}/",
+          "account-revoke-token", "password_change"}  # fmt: skip
 
 # --- the matrix: who may, keyed by method + schema path (API) or URL name[action] (pages) ---------
 
