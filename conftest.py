@@ -54,7 +54,9 @@ def pytest_configure(config: pytest.Config) -> None:
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {"write_user": None, "write_anon": None},
     }
-    settings.LOGIN_FAILURE_LIMIT = 10**6
+    # The same for failed sign-ins (django-axes): accounts/tests/test_lockout.py and the
+    # throttle tests of config/tests/test_security.py turn it on.
+    settings.AXES_ENABLED = False
     # Tests check that a change shows at once; tournaments/tests/results/test_results_cache.py turns
     # the spectators' grace period on where it tests it.
     settings.STANDINGS_SPECTATOR_MAX_AGE = 0

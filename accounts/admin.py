@@ -1,11 +1,15 @@
-"""The admin of the audit log (read only)."""
+"""The admin of the audit log (read only); the admin's login form says when a sign-in was
+refused for too many failures (``accounts.lockout``)."""
 
 from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
 
+from accounts.lockout import AdminLoginForm
 from accounts.models import AuditEntry
+
+admin.site.login_form = AdminLoginForm
 
 
 @admin.register(AuditEntry)

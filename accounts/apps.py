@@ -9,4 +9,4 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts and roles")
 
     def ready(self) -> None:
-        from accounts import audit, throttle  # noqa: F401 - signal receivers
+        from accounts import audit, tokens  # noqa: F401 - signal receivers

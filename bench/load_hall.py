@@ -206,22 +206,20 @@ def session(url: str, connections: int = 10, **kwargs: Any) -> Any:
 
 def setup(url: str, tables: int, services: Services | None) -> Hall:
     from django.contrib.auth.models import Group, User
-    from rest_framework.authtoken.models import Token
 
     from accounts.roles import ORGANISER, REFEREE
+    from accounts.tokens import issue
 
     tag = uuid.uuid4().hex[:6]
     organiser = User.objects.create_user(f"load-organiser-{tag}", password=PASSWORD)
     organiser.groups.add(Group.objects.get(name=ORGANISER))
-    token = Token.objects.create(user=organiser).key
+    _, token = issue(organiser)
     referee_group = Group.objects.get(name=REFEREE)
     referees = User.objects.bulk_create(
         User(username=f"load-referee-{tag}-{i + 1}") for i in range(tables)
     )
     referee_group.user_set.add(*referees)
-    tokens = Token.objects.bulk_create(Token(user=r, key=Token.generate_key()) for r in referees)
-
-    by_user = {t.user_id: t.key for t in tokens}
+    by_user = {r.pk: issue(r)[1] for r in referees}
     return asyncio.run(organise(url, token, [r.pk for r in referees], by_user, services))
 
 

@@ -3,7 +3,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from accounts.api import MeView, ObtainTokenView
+from accounts.api import LogoutView, MeView, ObtainTokenView, TokenViewSet
 from scoring.api import MatchViewSet
 from tournaments.api import TournamentViewSet
 from tournaments.archive.api import ArchiveAPIView, ArchiveImportAPIView
@@ -20,9 +20,11 @@ router.register("players", PlayerViewSet, basename="player")
 router.register("entries", EntryViewSet, basename="entry")
 router.register("rounds", RoundViewSet, basename="round")
 router.register("sanctions", SanctionViewSet, basename="sanction")
+router.register("auth/tokens", TokenViewSet, basename="api-tokens")
 
 urlpatterns = [
     path("auth/token/", ObtainTokenView.as_view(), name="api-token"),
+    path("auth/logout/", LogoutView.as_view(), name="api-logout"),
     path("me/", MeView.as_view(), name="api-me"),
     # read-only results (tournaments.results.api), before the router's tournament routes
     path("tournaments/<int:pk>/standings/", StandingsAPIView.as_view(), name="api-standings"),

@@ -9,9 +9,11 @@ Two running modes share this one file:
   on whenever DEBUG is off.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -44,8 +46,11 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "axes",
+    "csp",
     "accounts",
     "scoring",
     "tournaments",
@@ -61,7 +66,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "config.middleware.DatabaseUnavailableMiddleware",
+    # last, as django-axes asks: it turns a locked-out sign-in into its 429 answer
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -78,6 +86,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "csp.context_processors.nonce",
             ],
         },
     },
@@ -136,6 +145,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# The axes backend first: it refuses a locked-out username or address before any password is
+# checked, on every door that calls authenticate() (login page, admin, API token).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:home"
 LOGOUT_REDIRECT_URL = "tournaments:home"
@@ -193,13 +208,32 @@ if env.bool("SECURE_PROXY_SSL_HEADER", default=False):
     # Only behind a proxy that sets X-Forwarded-Proto itself and strips it from clients.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
+# Content-Security-Policy (django-csp): scripts and styles from this site only, inline ones only
+# with the response's nonce ({{ CSP_NONCE }} in templates); no plugins, no framing, forms post
+# here only. Images may be data: URLs (Swagger UI's icons); Redoc runs its search in a blob:
+# worker.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "worker-src": [SELF, "blob:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    },
+}
 
 # --- API ------------------------------------------------------------------------------------
 
 REST_FRAMEWORK = {
     # Token first: an anonymous API call gets 401 with a WWW-Authenticate header.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
@@ -220,10 +254,29 @@ REST_FRAMEWORK = {
     # client address of the throttles is the one the nearest trusted proxy saw. 0: REMOTE_ADDR.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
-# Failed logins (login page and API token) per client address and username: past the limit the
-# next attempts answer 429 until the window (seconds) ends. See accounts/throttle.py.
+# Failed sign-ins (login page, admin, API token), counted by django-axes per username and per
+# client address: at a limit that attempt and the next ones answer 429 until a window (seconds)
+# has passed without a failure. See accounts/lockout.py.
 LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
-LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=60)
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=30)
+LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=900)
+AXES_HANDLER = "accounts.lockout.LockoutHandler"
+AXES_FAILURE_LIMIT = "accounts.lockout.username_limit"
+AXES_COOLOFF_TIME = "accounts.lockout.window"
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_USERNAME_CALLABLE = "accounts.lockout.username"
+AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+AXES_RESET_ON_SUCCESS = True  # the username's failures only (accounts.lockout.LockoutHandler)
+AXES_DISABLE_ACCESS_LOG = True  # failures are what is counted; sign-ins are not logged
+AXES_VERBOSE = False
+# API tokens (django-rest-knox, accounts/tokens.py): hashed, one per client, each expiring.
+API_TOKEN_TTL_HOURS = env.int("API_TOKEN_TTL_HOURS", default=7 * 24)
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(hours=API_TOKEN_TTL_HOURS),
+    "AUTH_HEADER_PREFIX": "Token",  # what clients send today: Authorization: Token …
+    "AUTO_REFRESH": False,
+}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Domino scoresheet and tournament API",
     "DESCRIPTION": (
@@ -232,6 +285,10 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and Redoc from the installed drf-spectacular-sidecar, not from a CDN
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Logging --------------------------------------------------------------------------------

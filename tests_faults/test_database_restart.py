@@ -83,11 +83,11 @@ class Referee(threading.Thread):
 def test_postgres_restart_during_deal_submissions(
     fault_services: Processes, postgres_cluster: Cluster
 ) -> None:
-    from rest_framework.authtoken.models import Token
+    from accounts.tokens import issue
 
     chief = make_user("fault-chief", roles.CHIEF_REFEREE)
     referee = make_user("fault-referee", roles.REFEREE)
-    token = Token.objects.create(user=referee).key
+    _, token = issue(referee)
     matches = [services.create_match(user=chief, referee=referee, table=str(i + 1))
                for i in range(MATCHES)]  # fmt: skip
     url = fault_services.app()

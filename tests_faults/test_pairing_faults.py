@@ -107,10 +107,11 @@ def test_worker_killed_mid_pairing_pairs_the_round_exactly_once(
 
 def test_broker_down_answers_503_and_the_round_stays_new(fault_services: Processes) -> None:
     import httpx
-    from rest_framework.authtoken.models import Token
+
+    from accounts.tokens import issue
 
     organiser, tournament = tournament_of(8)
-    token = Token.objects.create(user=organiser).key
+    _, token = issue(organiser)
     # Nothing listens on this port: the app cannot hand the job to a broker.
     with __import__("socket").socket() as sock:
         sock.bind(("127.0.0.1", 0))

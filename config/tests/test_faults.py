@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from django.db import OperationalError
 from kombu.exceptions import OperationalError as BrokerError
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts import roles
+from accounts.tokens import issue
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.tests.conftest import add_pairs, make_user
 
@@ -57,7 +57,7 @@ def test_database_failure_answers_503_database_unavailable(
 
     referee = make_user("ref", roles.REFEREE)
     match = services.create_match(user=referee)
-    token = Token.objects.create(user=referee).key
+    _, token = issue(referee)
 
     def gone(*args: Any, **kwargs: Any) -> None:
         import psycopg

@@ -17,8 +17,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rest_framework.authtoken.models import Token
 
+from accounts.tokens import issue
 from scoring import services
 from scoring.models import Match
 from scoring.tests.helpers import make_player, sport_deals
@@ -116,8 +116,8 @@ def match(chief: User) -> Match:
 
 @pytest.fixture
 def api(chief: User) -> Client:
-    token = Token.objects.create(user=chief)
-    return Client(HTTP_AUTHORIZATION=f"Token {token.key}")
+    _, token = issue(chief)
+    return Client(HTTP_AUTHORIZATION=f"Token {token}")
 
 
 def check_api_answer(response: Any) -> None:

@@ -34,9 +34,9 @@ from django.contrib.auth.models import Group, User
 from django.db import transaction
 from django.test import Client
 from django.urls import get_resolver, reverse
-from rest_framework.authtoken.models import Token
 
 from accounts.models import AuditEntry
+from accounts.tokens import issue
 from config.tests.test_schemathesis import OPERATIONS
 from config.tests.test_security import post_pages, walk
 from scoring import services as scoring
@@ -68,8 +68,11 @@ WRITERS = {"ref", "chief", "org", "root"}  # this table's protocol
 DESK = {"chief", "org", "root"}  # confirm, PIN
 CORRECTORS = {"chief", "root"}
 CREATORS = {"ref_other", "ref", "chief_other", "chief", "org_other", "org", "root"}  # standalone
-#: not writes of anyone's data: signing in and out, the language switch
-PUBLIC = {"POST /api/v1/auth/token/", "login", "logout", "set_language"}
+#: not writes of anyone's data: signing in and out, the language switch; and each user's own
+#: account, which acts on the caller's tokens and password only (accounts/tests/test_tokens.py)
+PUBLIC = {"POST /api/v1/auth/token/", "login", "logout", "set_language",
+          "POST /api/v1/auth/logout/", "DELETE /api/v1/auth/tokens/{id}/",
+          "account-revoke-token", "password_change"}  # fmt: skip
 
 # --- the matrix: who may, keyed by method + schema path (API) or URL name[action] (pages) ---------
 
@@ -399,7 +402,7 @@ def api_client(w: dict[str, Any], role: str) -> Client:
     if role == "anon":
         return Client()
     return Client(
-        HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=w['users'][role])[0].key}"
+        HTTP_AUTHORIZATION=f"Token {issue(w['users'][role])[1]}"
     )
 
 

@@ -1,4 +1,5 @@
-// Small progressive enhancements; every page works without JavaScript.
+// Small progressive enhancements; every page works without JavaScript. No inline handlers
+// anywhere (the Content-Security-Policy forbids them): pages mark elements with data-*.
 document.addEventListener("DOMContentLoaded", function () {
   var form = document.getElementById("language-form");
   var select = document.getElementById("language-select");
@@ -7,4 +8,15 @@ document.addEventListener("DOMContentLoaded", function () {
     button.hidden = true;
     select.addEventListener("change", function () { form.submit(); });
   }
+  // <form data-confirm="question">: ask before sending
+  document.querySelectorAll("form[data-confirm]").forEach(function (f) {
+    f.addEventListener("submit", function (event) {
+      if (!window.confirm(f.dataset.confirm)) { event.preventDefault(); }
+    });
+  });
+  // <button data-print>: the browser's print dialogue
+  document.querySelectorAll("[data-print]").forEach(function (b) {
+    b.hidden = false;
+    b.addEventListener("click", function () { window.print(); });
+  });
 });

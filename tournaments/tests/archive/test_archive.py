@@ -17,9 +17,9 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from accounts.tokens import issue
 from rules import Judge, make_rules
 from rules.simulate import play_match
 from scoring import services as scoring
@@ -494,8 +494,8 @@ def test_a_referee_may_not_import_on_the_page(client, referee) -> None:
 def test_the_api_exports_with_a_token_and_imports(event, organiser, other_organiser) -> None:
     api = APIClient()
     assert api.get(f"/api/v1/tournaments/{event.pk}/archive/").status_code == 401
-    token = Token.objects.create(user=organiser)
-    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    _, token = issue(organiser)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
     answer = api.get(f"/api/v1/tournaments/{event.pk}/archive/")
     assert answer.status_code == 200
     doc = answer.json()
