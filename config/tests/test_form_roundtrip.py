@@ -67,6 +67,7 @@ def world(db: Any) -> dict[str, Any]:
         first_round="lot", yellow_card_points=5, red_card_points=30,
     )  # fmt: skip
     t.organisers.add(org)
+    t.chief_referees.add(chief)  # chief referees judge the tournaments they are appointed to
     e = add_pairs(t, 6)
     Entry.objects.filter(pk=e[3].pk).update(joins_round=2)
     r1 = play_round(t, 1, [(e[0], e[1], None), (e[2], e[3], None), (e[4], e[5], None)])
