@@ -17,6 +17,9 @@ Views, the API, the admin and the tournaments app call these and nothing else to
     submit(match_id, user, expected_version=None) -> Match
     confirm(match_id, user, pin=None) -> Match
     correct(match_id, user, deals, reason, expected_version=None) -> Match
+    reseat(match_id, user, *, seats=KEEP, referee=KEEP) -> Match
+        players and referee moved in place (the seats only while nothing is recorded)
+    discard_blank(user, match_ids)          delete matches nothing was recorded in, or none
 
 Refusals raise ``scoring.errors``: ``DealRefused`` (400, the engine's codes), ``ScoringError``
 (400), ``NotAllowed`` (403), ``Conflict`` (409, with the current match); a missing match raises
@@ -32,6 +35,7 @@ The package owns a match's protocol from creation to correction; this module is 
                     ``amend_last_deal``, ``delete_last_deal``
     confirmation    ``set_confirm_pin``, ``submit``, ``confirm`` (the desk or the captain's PIN)
     corrections     ``correct``
+    seating         ``reseat`` (seats and referee in place) and ``discard_blank``
     guards          the match locked and the checks before a change (version, editable, writer)
     history         the version bump and the ``MatchVersion`` rows
     state           the engine's fold of the stored deals and the match's cached totals
@@ -65,9 +69,11 @@ from scoring.services.permissions import (
     is_desk,
     is_desk_for,
 )
+from scoring.services.seating import KEEP, discard_blank, reseat
 
 __all__ = [
     "EDITABLE",
+    "KEEP",
     "MAX_PIN_FAILURES",
     "ORGANISER_SCOPE",
     "PIN_PATTERN",
@@ -83,10 +89,12 @@ __all__ = [
     "create_match",
     "create_matches",
     "delete_last_deal",
+    "discard_blank",
     "is_desk",
     "is_desk_for",
     "preview_deal",
     "record_deal",
+    "reseat",
     "set_confirm_pin",
     "submit",
 ]

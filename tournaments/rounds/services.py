@@ -41,14 +41,8 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.results import take_snapshot
-from tournaments.rounds.job import (
-    SEAT_FIELDS,
-    create_match,
-    drop_unlocked,
-    fail_pairing,
-    require_blank,
-    seats_of,
-)
+from tournaments.rounds.job import fail_pairing
+from tournaments.rounds.tables import drop_unlocked, reseat_table
 
 log = logging.getLogger(__name__)
 
@@ -149,26 +143,6 @@ def _locked_round(user: User, round_id: int, *statuses: str) -> Round:
     return round_
 
 
-def _renew_match(pairing: Pairing, user: Any) -> None:
-    """A table's seats or referee changed: its blank match is replaced by a new one."""
-    if pairing.table is None:
-        return
-    old = pairing.match
-    if old is not None:
-        require_blank(old)
-    places = list(pairing.places.select_related("entry").prefetch_related("entry__players"))
-    ns = [p.entry for p in places if p.side == "NS"]
-    ew = [p.entry for p in places if p.side == "EW"]
-    for seat, player in seats_of(ns, ew).items():
-        setattr(pairing, f"{SEAT_FIELDS[seat]}_id", player)
-    pairing.match = None
-    pairing.save()
-    if old is not None:
-        old.delete()
-    pairing.match = create_match(pairing, ns, ew, user)
-    pairing.save(update_fields=["match"])
-
-
 def swap(user: User, round_id: int, entry_a: int, entry_b: int) -> Round:
     """Entries ``entry_a`` and ``entry_b`` change places (table and side, or a bye)."""
     with transaction.atomic():
@@ -195,7 +169,9 @@ def swap(user: User, round_id: int, entry_a: int, entry_b: int) -> Round:
         for pairing in (a.pairing, b.pairing):
             pairing.flags = sorted(set(pairing.flags) | {"swapped"})
             pairing.save(update_fields=["flags"])
-            _renew_match(pairing, user)
+            # in place, the match locked: refused (and all of this rolled back) once a deal
+            # is recorded at the table
+            reseat_table(pairing, user)
         after = {str(p.entry_id): {"table": p.pairing.table, "side": p.side} for p in (a, b)}
         audit.record(user, "round.swap", round_, tournament_id=round_.tournament_id,
                      before=before, after=after)  # fmt: skip
@@ -223,7 +199,9 @@ def regenerate(user: User, round_id: int) -> Round:
             raise Conflict.one("all_locked", _("Every table is locked; nothing to pair again."))
         kept = sorted(round_.pairings.filter(locked=True).values_list("table", flat=True))
         before = {"status": round_.status}
-        drop_unlocked(round_)
+        # Now, not in the job: from here on nobody can start to play at a table about to go,
+        # and a table already started refuses the whole request (409 naming it).
+        drop_unlocked(round_, user)
         _queue(round_, user)
         audit.record(user, "round.regenerate", round_, tournament_id=round_.tournament_id,
                      before=before, after={"status": round_.status, "locked_tables": kept})
@@ -231,9 +209,13 @@ def regenerate(user: User, round_id: int) -> Round:
 
 
 def assign_referee(user: User, pairing_id: int, referee: AbstractBaseUser | None) -> Pairing:
+    """The table's referee, on the pairing and in its match in place (the deals stay): while
+    the protocol is in play, not once it is handed in (409)."""
     with transaction.atomic():
-        pairing = Pairing.objects.select_related("match").get(pk=pairing_id)
-        round_ = _locked_round(user, pairing.round_id, Round.Status.PAIRED, Round.Status.PUBLISHED)
+        round_id = Pairing.objects.values_list("round_id", flat=True).get(pk=pairing_id)
+        round_ = _locked_round(user, round_id, Round.Status.PAIRED, Round.Status.PUBLISHED)
+        # read again under the round's lock: a swap may have just moved it
+        pairing = Pairing.objects.get(pk=pairing_id)
         if pairing.table is None:
             raise TournamentError.one("bye", _("A bye has no table to referee."), "table")
         if referee is not None and not (has_role(referee, REFEREE)
@@ -242,9 +224,8 @@ def assign_referee(user: User, pairing_id: int, referee: AbstractBaseUser | None
                 "not_referee", _("%(name)s is not a referee.") % {"name": referee}, "referee"
             )
         before = {"table": pairing.table, "referee": pairing.referee_id}
-        pairing.referee = referee  # type: ignore[assignment]
         pairing.round = round_
-        _renew_match(pairing, user)
+        reseat_table(pairing, user, seats=False, referee=referee)
         if before["referee"] != pairing.referee_id:
             audit.record(user, "pairing.referee", pairing, tournament_id=round_.tournament_id,
                          before=before, after={"table": pairing.table,

@@ -157,19 +157,21 @@ def test_running_the_task_again_changes_nothing(tournament, organiser, pairs,
     assert list(Pairing.objects.values_list("pk", "table", "match_id")) == before
 
 
-def test_swap_two_entries_between_tables_renews_both_matches(
+def test_swap_two_entries_between_tables_moves_the_players_in_both_matches(
     tournament, organiser, pairs, django_capture_on_commit_callbacks
 ) -> None:
     e = pairs(tournament, 4)
     round_ = pair(organiser, tournament, django_capture_on_commit_callbacks)
-    old_matches = set(Pairing.objects.values_list("match_id", flat=True))
+    old_matches = dict(Pairing.objects.values_list("table", "match_id"))
     rounds.swap(organiser, round_.pk, e[1].pk, e[3].pk)
     assert sides(round_) == {1: ([e[0].pk], [e[3].pk]), 2: ([e[2].pk], [e[1].pk])}
     table1 = Pairing.objects.get(round=round_, table=1)
     assert "swapped" in table1.flags
     assert table1.match.seat_e_id == e[3].players.first().pk
-    assert not old_matches & set(Pairing.objects.values_list("match_id", flat=True))
+    # in place: each table keeps its match (and its history), whose seats moved
+    assert dict(Pairing.objects.values_list("table", "match_id")) == old_matches
     assert Match.objects.count() == 2
+    assert list(table1.match.history.values_list("action", flat=True)) == ["create", "reassign"]
 
 
 def test_swap_refusals(tournament, organiser, other_organiser, pairs,
