@@ -37,7 +37,9 @@ def _organises_the_matchs_event(user: Any, match: Any) -> bool | None:
 
 
 def _retake_snapshots(sender: Any, match: Any, **kwargs: Any) -> None:
-    """A corrected protocol of a finished round changes that round's and later snapshots."""
+    """A corrected protocol changes the snapshots of its round and the later ones. Run inside
+    the correction's transaction: ``refresh_snapshots`` locks those rounds, so a round being
+    finished at the same moment counts the correction too (it retakes it, or waits for it)."""
     from tournaments import results
     from tournaments.models import Pairing
 
