@@ -3,11 +3,12 @@ made while the round is being finished (PostgreSQL, real connections and row loc
 
 In each try a round's tables are all confirmed with real protocols; one thread corrects table
 1 (the chief referee replaces its deals with a match the other side wins) while another one
-finishes the round (its snapshot taken), 0–45 ms apart (5 ms more each try, so the tries sweep
-the interleavings). Afterwards the snapshot, the one pairing and the public pages read, must be
-the standings computed from the protocols as they are, and the public standings of the round
-must show the corrected result. Also the same for a later round's snapshot, which counts the
-corrected round too, and for a sanction recorded while the round is finished.
+finishes the round (its snapshot taken), the finish from 20 ms before the correction to 25 ms
+after it (5 ms more each try, so the tries sweep the interleavings). Afterwards the snapshot,
+the one pairing and the public pages read, must be the standings computed from the protocols
+as they are, and the public standings of the round must show the corrected result. The same
+for a later round's snapshot, which counts the corrected round too, and for a sanction
+recorded while the round is finished.
 """
 
 from __future__ import annotations
@@ -89,12 +90,15 @@ def stale(round_: Round) -> list[str]:
             if stored.get(pk) != row]  # fmt: skip
 
 
-def race(n: int, correct: Callable[[], Any], finish: Callable[[], Any]) -> list[Any]:
-    def later() -> Any:
-        time.sleep((n % 10) * STEP)
-        return finish()
+def race(n: int, change: Callable[[], Any], finish: Callable[[], Any]) -> list[Any]:
+    """``change`` and ``finish`` at once, one of them ``STEP`` × (n % 10 − 4) later: the
+    finish first in the first tries, the change in the last ones."""
+    offset = (n % 10 - 4) * STEP
 
-    answers = run_together([correct, later])
+    def delayed(call: Callable[[], Any], wait: float) -> Callable[[], Any]:
+        return lambda: (time.sleep(max(wait, 0)), call())[1]
+
+    answers = run_together([delayed(change, -offset), delayed(finish, offset)])
     assert not [a for a in answers if isinstance(a, Exception)], answers
     return answers
 
