@@ -59,7 +59,12 @@ def reseat(
     referee, in place. The desk of the match only (its event's organisers, chief referees).
     Nothing to change: the match is returned as it is, with no history row."""
     with transaction.atomic():
-        match = _lock(match_id)
+        match = Match.objects.get(pk=match_id)
+        # A handed-in protocol never becomes editable again, so it is judged (and refused)
+        # without waiting for its lock: the caller may hold rows (a round) that a correction,
+        # holding this match, waits for.
+        if match.status in EDITABLE:
+            match = _lock(match_id)
         if not is_desk_for(user, match):
             raise NotAllowed.one(
                 "not_allowed", _("Only the chief referee or an organiser may reseat a match.")
@@ -114,7 +119,13 @@ def discard_blank(user: User, match_ids: Iterable[int]) -> None:
         raise NotAllowed.one("not_allowed", _("Only the chief referee or an organiser may "
                                               "discard a match."))  # fmt: skip
     with transaction.atomic():
-        matches = list(Match.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+        # Locked only when every one is a draft; otherwise the one past draft is refused as
+        # read, without waiting: a handed-in protocol is never a draft again (one in play is,
+        # by deleting its deals, which its history still shows), and one being corrected
+        # must not be waited for while the caller holds its round.
+        matches = list(Match.objects.filter(pk__in=ids).order_by("pk"))
+        if all(m.status == Match.Status.DRAFT for m in matches):
+            matches = list(Match.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
         with_deals = set(Match.objects.filter(pk__in=ids, deals__isnull=False)
                          .values_list("pk", flat=True))  # fmt: skip
         with_history = set(MatchVersion.objects.filter(match_id__in=ids)

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from scoring import services as scoring
 from scoring.models import Deal, Match, MatchVersion
 from scoring.tests.helpers import sport_deals
 from scoring.tests.test_concurrency import run_together
@@ -184,4 +185,45 @@ def test_pairing_the_round_again_while_the_first_deal_is_recorded_keeps_the_deal
                 problems.append(f"try {n}: regeneration {status(answers[1])}, {round_.status}")
         else:
             problems.append(f"try {n}: the deal answered {status(answers[0])}")
+    assert problems == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_reassigning_the_referee_of_a_table_being_corrected_neither_waits_nor_deadlocks(
+    staff,
+) -> None:
+    """The correction holds the match and then locks the rounds (its snapshots); the
+    reassignment holds the round and then would lock the match. A handed-in protocol is
+    refused without its lock, so the two never wait for each other: no deadlock (which
+    PostgreSQL would end by killing one of them, a 503)."""
+    chief = make_user("chief_r", "Chief referee")
+    deals = sport_deals()
+    problems = []
+    for n in range(TRIES):
+        round_, tables = paired_round(staff, n)
+        match_id = tables[0].match_id
+        for deal in deals:
+            scoring.record_deal(match_id, deal, staff["a"])
+        scoring.submit(match_id, staff["a"])
+        scoring.confirm(match_id, chief)
+        rounds.publish(staff["org"], round_.pk)
+        urls = (f"/api/v1/matches/{match_id}/corrections/",
+                f"/api/v1/rounds/{round_.pk}/referee/")  # fmt: skip
+
+        def correct(url: str = urls[0], n: int = n) -> Any:
+            time.sleep((n % 10) * STEP)
+            return client_of(chief).post(url, {"deals": deals, "reason": "опечатка"},
+                                         format="json")  # fmt: skip
+
+        def reassign(url: str = urls[1], n: int = n) -> Any:
+            time.sleep((9 - n % 10) * STEP)
+            return client_of(staff["org"]).post(url, {"table": 1, "referee": staff["b"].pk},
+                                                format="json")  # fmt: skip
+
+        answers = run_together([correct, reassign])
+        statuses = [status(a) for a in answers]
+        if statuses != [200, 409]:
+            problems.append(f"try {n}: {statuses}")
+        elif answers[1].json()["errors"][0]["code"] != "not_editable":
+            problems.append(f"try {n}: {answers[1].json()}")
     assert problems == []
