@@ -1,8 +1,8 @@
 """A round's life: asking for its pairing, the organiser's review, publication, finishing it.
 
-    start_pairing(user, tournament_id) -> Round      round N (or the failed one again) in
-                                                      ``pairing``; the task is sent on commit
-    round_to_pair(tournament, last) -> (n, refusal)  which round may be paired now, or why not
+    start_pairing(user, tournament_id, override_reason="") -> Round
+                                        round N (or the failed one again) in ``pairing``; the
+                                        task is sent on commit
     swap(user, round_id, entry_a, entry_b) -> Round   two entries change places
     set_locked(user, pairing_id, locked) -> Pairing   a locked table survives regeneration
     regenerate(user, round_id) -> Round               the unlocked rest paired again (task)
@@ -12,8 +12,10 @@
                                                       standings snapshot taken (audited)
     close_tournament(user, tournament_id) -> Tournament   ``finished`` once every round is
 
-Round N+1 may be paired as soon as N is published; closing the event needs every round finished.
-The pairing itself is ``rounds.planning`` (what) and ``rounds.job`` (writing it, in Celery).
+Round N+1 is paired once round N is finished, or earlier with the organiser's reason (logged):
+``rounds.order``. Closing the event needs every round finished. The pairing itself is
+``rounds.planning`` (what) and ``rounds.job`` (writing it, in Celery); a table's match is
+changed in place by ``rounds.tables``.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ from tournaments.models import (
 )
 from tournaments.results import take_snapshot
 from tournaments.rounds.job import fail_pairing
+from tournaments.rounds.order import override_reason as reason_for
+from tournaments.rounds.order import round_to_pair
 from tournaments.rounds.tables import drop_unlocked, reseat_table
 
 log = logging.getLogger(__name__)
@@ -78,44 +82,30 @@ def _queue(round_: Round, user: User | None) -> None:
     transaction.on_commit(lambda: _send(round_id, task_id))
 
 
-def round_to_pair(tournament: Tournament, last: Round | None) -> tuple[int, str]:
-    """The round "pair round N" would pair, and why it cannot ("" when it can).
-
-    A round whose job failed (``new``) is paired again; the next one waits until the last is
-    published. Refusals: ``finished``, ``round_open`` (N is the open round), ``all_paired``.
-    """
-    if tournament.status == Tournament.Status.FINISHED:
-        return (last.number if last else 0), "finished"
-    if last is None:
-        return 1, ""
-    if last.status == Round.Status.NEW:
-        return last.number, ""
-    if last.status in (Round.Status.PAIRING, Round.Status.PAIRED):
-        return last.number, "round_open"
-    if last.number >= tournament.rounds:
-        return last.number, "all_paired"
-    return last.number + 1, ""
-
-
-def start_pairing(user: User, tournament_id: int) -> Round:
+def start_pairing(user: User, tournament_id: int, override_reason: str = "") -> Round:
+    """Pair the next round (or the failed one again): round N+1 only once round N is
+    finished, unless ``override_reason`` says why it must be now (``rounds.order``)."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         require_manager(user, tournament)
         if tournament.status == Tournament.Status.FINISHED:
             raise Conflict.one("finished", _("The tournament is finished."))
-        last = tournament.round_set.order_by("-number").first()
-        number, refusal = round_to_pair(tournament, last)
-        if refusal == "round_open":
+        # Read under the tournament's lock: no other pairing starts meanwhile, and a round
+        # only ever moves on (a round finished meanwhile just makes the override needless).
+        statuses = dict(tournament.round_set.values_list("number", "status"))
+        turn = round_to_pair(tournament, statuses)
+        if turn.refusal == "round_open":
             raise Conflict.one(
                 "round_open",
-                _("Round %(n)s is not published yet; publish it first.") % {"n": number},
+                _("Round %(n)s is not published yet; publish it first.") % {"n": turn.number},
             )
-        if refusal == "all_paired":
+        if turn.refusal == "all_paired":
             raise Conflict.one("all_paired", _("Every round has been paired."))
-        if last is not None and last.number == number:
-            round_ = last  # the job failed: try again
+        reason = reason_for(turn, override_reason)
+        if turn.number in statuses:
+            round_ = tournament.round_set.get(number=turn.number)  # the job failed: again
         else:
-            round_ = Round.objects.create(tournament=tournament, number=number)
+            round_ = Round.objects.create(tournament=tournament, number=turn.number)
         active = tournament.entries.filter(status=Entry.Status.ACTIVE)
         if active.count() < 2:
             raise TournamentError.one("too_few", _("At least two active entries are needed."))
@@ -124,8 +114,12 @@ def start_pairing(user: User, tournament_id: int) -> Round:
             tournament.save(update_fields=["status"])
         before = {"status": round_.status}
         _queue(round_, user)
+        after: dict[str, Any] = {"number": round_.number, "status": round_.status}
+        if reason:
+            after |= {"override_reason": reason, "previous_round": turn.previous,
+                      "previous_status": statuses[turn.previous]}  # fmt: skip
         audit.record(user, "round.pair", round_, tournament_id=tournament.pk, before=before,
-                     after={"number": round_.number, "status": round_.status})  # fmt: skip
+                     after=after)  # fmt: skip
     return round_
 
 
