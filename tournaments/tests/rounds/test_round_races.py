@@ -25,7 +25,7 @@ from scoring.models import Deal, Match, MatchVersion
 from scoring.tests.helpers import sport_deals
 from scoring.tests.test_concurrency import run_together
 from tournaments import rounds
-from tournaments.models import Pairing, Round, Tournament
+from tournaments.models import EntryAbsence, Pairing, PairingEntry, Round, Tournament
 from tournaments.tests.conftest import add_pairs, make_user
 from tournaments.tests.rounds.test_rounds import trivial_swiss  # noqa: F401 - autouse fixture
 
@@ -226,4 +226,34 @@ def test_reassigning_the_referee_of_a_table_being_corrected_neither_waits_nor_de
             problems.append(f"try {n}: {statuses}")
         elif answers[1].json()["errors"][0]["code"] != "not_editable":
             problems.append(f"try {n}: {answers[1].json()}")
+    assert problems == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_entry_marked_absent_while_the_round_is_paired_is_absent_or_refused(staff) -> None:
+    """The organiser marks an entry absent for round 1 while round 1 is being paired: either
+    the absence is refused (409, already paired) or the entry has no place in round 1."""
+    problems = []
+    for n in range(2 * TRIES):  # a narrow window: more tries, 1 ms apart
+        tournament = Tournament.objects.create(name=f"Неявка {n}", rounds=3)
+        tournament.organisers.add(staff["org"])
+        entry = add_pairs(tournament, 4)[0]
+        urls = (f"/api/v1/entries/{entry.pk}/absences/",
+                f"/api/v1/tournaments/{tournament.pk}/rounds/")  # fmt: skip
+
+        def absent(url: str = urls[0], n: int = n) -> Any:
+            time.sleep((n % 20) * 0.001)
+            return client_of(staff["org"]).post(url, {"round": 1, "reason": "болеет"},
+                                                format="json")  # fmt: skip
+
+        answers = run_together([absent, lambda url=urls[1]: client_of(staff["org"]).post(url)])
+        statuses = [status(a) for a in answers]
+        placed = PairingEntry.objects.filter(round__tournament=tournament, entry=entry).exists()
+        marked = EntryAbsence.objects.filter(entry=entry, round_number=1).exists()
+        if statuses[1] != 202 or statuses[0] not in (200, 201, 409):
+            problems.append(f"try {n}: {statuses}")
+        elif statuses[0] == 409 and (marked or not placed):
+            problems.append(f"try {n}: refused, but marked {marked}, placed {placed}")
+        elif statuses[0] != 409 and (placed or not marked):
+            problems.append(f"try {n}: absent, but marked {marked}, placed {placed}")
     assert problems == []
