@@ -279,10 +279,14 @@ def _locked_round_to_finish(user: User, round_id: int) -> Round:
     return round_
 
 
-def _finish(user: User, round_id: int) -> Round:
-    """Close a published round whose every table is confirmed or forfeited; take the snapshot."""
+def finish_round(user: Any, round_id: int) -> Round:
+    """Close a published round whose every table is confirmed or forfeited; take its standings
+    snapshot (``results.take_snapshot``). Audited when the round's status changed; finishing a
+    finished round returns it as it is."""
     with transaction.atomic():
         round_ = _locked_round_to_finish(user, round_id)
+        # judged under the round's lock: of two finishes at once the second waits, finds the
+        # round finished and changes (and logs) nothing
         if round_.status == Round.Status.FINISHED:
             return round_
         if round_.status != Round.Status.PUBLISHED:
@@ -308,16 +312,7 @@ def _finish(user: User, round_id: int) -> Round:
         round_.finished_at = timezone.now()
         round_.save(update_fields=["status", "finished_at"])
         take_snapshot(round_)
-    return round_
-
-
-def finish_round(user: Any, round_id: int) -> Round:
-    """Close a published round whose every table is confirmed or forfeited; take its standings
-    snapshot (``results.take_snapshot``). Audited when the round's status changed."""
-    with transaction.atomic():
-        before = Round.objects.filter(pk=round_id).values_list("status", flat=True).first()
-        round_ = _finish(user, round_id)
-        if before != round_.status:
-            audit.record(user, "round.finish", round_, tournament_id=round_.tournament_id,
-                         before={"status": before}, after={"status": round_.status})  # fmt: skip
+        audit.record(user, "round.finish", round_, tournament_id=round_.tournament_id,
+                     before={"status": Round.Status.PUBLISHED},
+                     after={"status": round_.status})  # fmt: skip
     return round_

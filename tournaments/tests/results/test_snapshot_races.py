@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from accounts.models import AuditEntry
 from rules import Judge, make_rules
 from rules.simulate import play_match
 from scoring import services as scoring
@@ -158,4 +159,22 @@ def test_a_sanction_recorded_while_the_round_is_finished_is_in_its_snapshot(staf
                         reason="опоздание"),
              partial(rounds.finish_round, staff["org"], round_.pk))  # fmt: skip
         problems += [f"try {n}: {p}" for p in stale(round_)]
+    assert problems == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_finished_twice_at_once_is_finished_and_logged_once(staff) -> None:
+    """Two organisers press "Finish round" at once: both answers show it finished, one audit
+    entry says so (the status read for the log was not under the round's lock)."""
+    problems = []
+    for n in range(TRIES):
+        tournament = new_tournament(staff, n)
+        round_ = confirmed_round(staff, tournament)
+        finish = partial(rounds.finish_round, staff["org"], round_.pk)
+        answers = run_together([finish, finish])
+        if [getattr(a, "status", a) for a in answers] != [Round.Status.FINISHED] * 2:
+            problems.append(f"try {n}: {answers}")
+        logged = AuditEntry.objects.filter(tournament_id=tournament.pk, action="round.finish")
+        if logged.count() != 1:
+            problems.append(f"try {n}: {logged.count()} audit entries")
     assert problems == []
