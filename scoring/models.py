@@ -214,6 +214,7 @@ class MatchVersion(models.Model):
         CONFIRM = "confirm", _("Confirmed")
         CORRECT = "correct", _("Corrected")
         SET_PIN = "set_pin", _("Captain's PIN issued")
+        REASSIGN = "reassign", _("Seats or referee changed")
 
     match = models.ForeignKey(
         Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="history"

@@ -60,7 +60,9 @@ class TablesOfTournaments:
 
 
 def _retake_snapshots(sender: Any, match: Any, **kwargs: Any) -> None:
-    """A corrected protocol of a finished round changes that round's and later snapshots."""
+    """A corrected protocol changes the snapshots of its round and the later ones. Run inside
+    the correction's transaction: ``refresh_snapshots`` locks those rounds, so a round being
+    finished at the same moment counts the correction too (it retakes it, or waits for it)."""
     from tournaments import results
     from tournaments.models import Pairing
 

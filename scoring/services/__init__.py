@@ -18,6 +18,9 @@ Views, the API, the admin and the tournaments app call these and nothing else to
     submit(match_id, user, expected_version=None) -> Match
     confirm(match_id, user, pin=None) -> Match
     correct(match_id, user, deals, reason, expected_version=None) -> Match
+    reseat(match_id, user, *, seats=KEEP, referee=KEEP) -> Match
+        players and referee moved in place (the seats only while nothing is recorded)
+    discard_blank(user, match_ids)          delete matches nothing was recorded in, or none
 
 A write sent again (a phone that did not see the answer) changes nothing twice: see
 ``scoring.services.idempotency`` for what makes a request the same as one already done.
@@ -40,6 +43,7 @@ The package owns a match's protocol from creation to correction; this module is 
                     made on top of a version
     confirmation    ``set_confirm_pin``, ``submit``, ``confirm`` (the desk or the captain's PIN)
     corrections     ``correct``
+    seating         ``reseat`` (seats and referee in place) and ``discard_blank``
     guards          the match locked and the checks before a change (version, editable, writer)
     history         the version bump and the ``MatchVersion`` rows
     state           the engine's fold of the stored deals and the match's cached totals
@@ -78,10 +82,12 @@ from scoring.services.permissions import (
     overseen_matches,
     visible_matches,
 )
+from scoring.services.seating import KEEP, discard_blank, reseat
 
 __all__ = [
     "EDITABLE",
     "EVENT_SCOPES",
+    "KEEP",
     "MAX_PIN_FAILURES",
     "PIN_PATTERN",
     "EventScope",
@@ -98,12 +104,14 @@ __all__ = [
     "create_match",
     "create_matches",
     "delete_last_deal",
+    "discard_blank",
     "is_desk",
     "is_desk_for",
     "may_try_pin",
     "overseen_matches",
     "preview_deal",
     "record_deal",
+    "reseat",
     "set_confirm_pin",
     "submit",
     "visible_matches",

@@ -277,6 +277,12 @@ def set_absence(
     """Mark (or unmark) an entry absent for a round that has not been paired yet; a reason of
     None keeps the one already recorded for that round (none for a new absence)."""
     with transaction.atomic():
+        # The tournament first, as ``rounds.start_pairing`` locks it to create the round: a
+        # pairing started meanwhile is seen (refused: already paired), or starts after this
+        # commits and its job reads the absence. Before, both read the other's state from
+        # before, and an entry marked absent was paired anyway.
+        tournament_id = Entry.objects.values_list("tournament_id", flat=True).get(pk=entry_id)
+        Tournament.objects.select_for_update().filter(pk=tournament_id).first()
         entry = _locked_entry(entry_id)
         tournament = entry.tournament
         require_manager(user, tournament)

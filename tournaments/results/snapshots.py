@@ -1,7 +1,8 @@
 """The standings kept in the database, and the fingerprint of what they depend on.
 
     take_snapshot(round_) -> int                   the standings after a finished round
-    refresh_snapshots(tournament, from_round)      retaken after a correction or a sanction
+    refresh_snapshots(tournament, from_round)      retaken after a correction or a sanction,
+                                                   the later rounds locked (see there)
     results_stamp(tournament) -> str               one query; changes whenever the standings may
 
 Finishing a round (which takes its snapshot) is ``rounds.services.finish_round``.
@@ -92,7 +93,17 @@ def take_snapshot(round_: Round) -> int:
 
 def refresh_snapshots(tournament: Tournament, from_round: int) -> None:
     """Retake the snapshots of finished rounds from ``from_round`` on (after a correction or a
-    sanction changed them)."""
-    finished = tournament.round_set.filter(status=Round.Status.FINISHED, number__gte=from_round)
-    for round_ in finished.order_by("number"):
-        take_snapshot(round_)
+    sanction changed them). Call it inside the change's transaction, after the change.
+
+    Every round from ``from_round`` on is locked first, in order (``finish_round`` locks the
+    row of the round it finishes), so a round being finished at the same moment cannot miss
+    the change: either it was finished first, and the lock here waits for it, sees it finished
+    and retakes its snapshot; or it is finished after this transaction commits, and its own
+    snapshot, taken under its lock, reads the change. Without the lock each read the other's
+    state from before and the old snapshot stayed."""
+    later = Round.objects.select_for_update().filter(tournament=tournament,
+                                                     number__gte=from_round)  # fmt: skip
+    for round_ in later.order_by("number"):
+        if round_.status == Round.Status.FINISHED:
+            round_.tournament = tournament
+            take_snapshot(round_)

@@ -1,10 +1,12 @@
 """A round's life: pairing it in Celery, the organiser's review, publication, finishing it.
 
 Owns: ``services`` (start the pairing, swap, lock, regenerate, referees, publish, finish a round,
-close the event), ``planning`` (the bridge to the pure algorithms of ``tournaments.pairing``:
-what the tables would be), ``job`` (the pairing job's body: writing the tables and their
-matches), ``tasks`` (the Celery task), ``selectors`` (history, snapshot ranking, round data), the
-organiser's round pages and the published round (``views``), and their API (``api``).
+close the event), ``order`` (which round may be paired now, the organiser's override),
+``tables`` (a table's match changed in place, blank ones dropped), ``planning`` (the bridge to
+the pure algorithms of ``tournaments.pairing``: what the tables would be), ``job`` (the pairing
+job's body: writing the tables and their matches), ``tasks`` (the Celery task), ``selectors``
+(history, snapshot ranking, round data), the organiser's round pages and the published round
+(``views``), and their API (``api``).
 
 May use: registration, results (finishing a round takes the standings snapshot), the pure
 ``pairing`` package, ``scoring`` (each table's match). Must not: be imported by registration or
@@ -12,6 +14,7 @@ results; hold pairing algorithms (they are pure, in ``tournaments.pairing``).
 """
 
 from tournaments.rounds.job import fail_pairing, run_pairing
+from tournaments.rounds.order import Turn, pairing_override, round_to_pair
 from tournaments.rounds.planning import Plan, PlannedTable, plan_round
 from tournaments.rounds.services import (
     assign_referee,
@@ -19,7 +22,6 @@ from tournaments.rounds.services import (
     finish_round,
     publish,
     regenerate,
-    round_to_pair,
     set_locked,
     start_pairing,
     swap,
@@ -27,7 +29,7 @@ from tournaments.rounds.services import (
 from tournaments.rounds.tasks import pair_round
 
 __all__ = [
-    "Plan", "PlannedTable", "assign_referee", "close_tournament", "fail_pairing", "finish_round",
-    "pair_round", "plan_round", "publish", "regenerate", "round_to_pair", "run_pairing",
-    "set_locked", "start_pairing", "swap",
+    "Plan", "PlannedTable", "Turn", "assign_referee", "close_tournament", "fail_pairing",
+    "finish_round", "pair_round", "pairing_override", "plan_round", "publish", "regenerate",
+    "round_to_pair", "run_pairing", "set_locked", "start_pairing", "swap",
 ]  # fmt: skip

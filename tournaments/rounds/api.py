@@ -1,6 +1,9 @@
 """API of a round's life: serializers parse, ``rounds.services`` decides.
 
-    GET/POST   /api/v1/tournaments/{id}/rounds/           rounds / pair the next → 202
+    GET/POST   /api/v1/tournaments/{id}/rounds/           rounds / pair the next → 202 (once
+                                                          the previous is finished, or with
+                                                          ``{"override_reason": "…"}``; 409
+                                                          ``previous_round_open``)
     POST       /api/v1/tournaments/{id}/close/            finished once every round is (409
                                                           ``no_rounds``, ``rounds_open``)
     GET        /api/v1/rounds/{id}/                       status, tables, sides, seats, matches,
@@ -21,6 +24,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -32,6 +36,7 @@ from tournaments.http import API_ERRORS, respond
 from tournaments.models import Pairing, Round
 from tournaments.registration.api import TournamentSerializer
 from tournaments.rounds import selectors, services
+from tournaments.rounds.order import MAX_REASON
 from tournaments.selectors import round_with_pairings
 
 
@@ -49,6 +54,14 @@ class RefereeSerializer(serializers.Serializer):
     referee = serializers.PrimaryKeyRelatedField(
         queryset=get_user_model().objects.all(), allow_null=True
     )
+
+
+class PairRequestSerializer(serializers.Serializer):
+    override_reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=MAX_REASON,
+        help_text="Why the round is paired before the previous one is finished (required "
+        "then, 409 previous_round_open without it; kept in the audit log).",
+    )  # fmt: skip
 
 
 class RoundOutSerializer(serializers.Serializer):
@@ -147,6 +160,9 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 # No docstring: the schema would take it as the description of every tournament route.
 class TournamentRoundActions:
 
+    @extend_schema(methods=["POST"], request=PairRequestSerializer,
+                   responses={202: RoundOutSerializer, **API_ERRORS,
+                              503: OpenApiTypes.OBJECT})  # fmt: skip
     @action(detail=True, methods=["get", "post"], url_path="rounds")
     def rounds(self, request: Request, pk: str) -> Response:
         tournament = self.get_object()
@@ -155,8 +171,12 @@ class TournamentRoundActions:
             return Response([selectors.round_data(r) for r in
                              round_with_pairings(queryset)])  # fmt: skip
 
+        form = PairRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        reason = form.validated_data.get("override_reason", "")
+
         def call() -> Response:
-            round_ = services.start_pairing(request.user, tournament.pk)
+            round_ = services.start_pairing(request.user, tournament.pk, reason)
             # "pairing" while a worker has the job (the client polls GET /rounds/{id}/); in the
             # embedded mode the eager task has already run and the answer says so
             return _round_answer(round_.pk, status.HTTP_202_ACCEPTED)

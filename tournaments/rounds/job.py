@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -23,10 +21,10 @@ from django.utils.translation import override
 
 from scoring import services as scoring
 from scoring.errors import ScoringError
-from scoring.models import Match
-from tournaments.errors import Conflict, PairingFailed
+from tournaments.errors import PairingFailed
 from tournaments.models import Entry, Pairing, PairingEntry, Round
 from tournaments.rounds.planning import plan_round
+from tournaments.rounds.tables import SEAT_FIELDS, drop_unlocked, seats_of
 
 
 def _progress(round_id: int, percent: int, step: str) -> bool:
@@ -35,36 +33,6 @@ def _progress(round_id: int, percent: int, step: str) -> bool:
         progress=percent, step=step
     )
     return updated == 1
-
-
-def seats_of(ns: Sequence[Entry], ew: Sequence[Entry]) -> dict[str, int | None]:
-    """Pairs: the NS pair's players sit N and S, the EW pair's E and W. Individual format: the
-    first of each side sits N (E), the partner S (W)."""
-
-    def players(side: Sequence[Entry]) -> list[int]:
-        return [p.pk for entry in side for p in entry.players.all()][:2]
-
-    north_south, east_west = players(ns), players(ew)
-    seats: dict[str, int | None] = dict.fromkeys("NESW")
-    for seat, player in zip("NS", north_south, strict=False):
-        seats[seat] = player
-    for seat, player in zip("EW", east_west, strict=False):
-        seats[seat] = player
-    return seats
-
-
-def create_match(pairing: Pairing, ns: Sequence[Entry], ew: Sequence[Entry], user: Any) -> Match:
-    tournament = pairing.round.tournament
-    label = f"{tournament.name} · {_('round')} {pairing.round.number}"
-    try:
-        with override("ru"):
-            return scoring.create_match(
-                user=user, rules_preset=tournament.rules_preset,
-                rules_options=tournament.rules_options, seats=seats_of(ns, ew),
-                referee=pairing.referee, label=label, table=str(pairing.table),
-            )  # fmt: skip
-    except ScoringError as err:
-        raise PairingFailed([dict(item) for item in err.errors]) from err
 
 
 def run_pairing(round_id: int) -> str:
@@ -84,7 +52,9 @@ def run_pairing(round_id: int) -> str:
         user = round_.requested_by
         if user is None:
             raise PairingFailed.one("no_user", _("Nobody requested this pairing."))
-        drop_unlocked(round_)
+        # Empty by now (``regenerate`` dropped them at once, so that nobody can start to play
+        # at a table about to go); kept so that a round is never paired on top of old tables.
+        drop_unlocked(round_, user)
         taken = set(round_.pairings.filter(locked=True).values_list("table", flat=True))
         numbers = (n for n in range(1, 100_000) if n not in taken)
         ids = {i for t in plan.tables for i in (*t.ns, *t.ew)} | {i for i, _f in plan.byes}
@@ -153,25 +123,3 @@ def fail_pairing(round_id: int, message: str) -> None:
         round_.error = message[:2000]
         round_.progress, round_.step = 0, "failed"
         round_.save()
-
-
-SEAT_FIELDS = {"N": "seat_n", "E": "seat_e", "S": "seat_s", "W": "seat_w"}
-
-
-def drop_unlocked(round_: Round) -> None:
-    """Delete the round's unlocked tables and byes with their (still empty) matches."""
-    pairings = list(round_.pairings.filter(locked=False).select_related("match"))
-    matches = [p.match for p in pairings if p.match is not None]
-    for match in matches:
-        require_blank(match)
-    Pairing.objects.filter(pk__in=[p.pk for p in pairings]).delete()
-    Match.objects.filter(pk__in=[m.pk for m in matches]).delete()
-
-
-def require_blank(match: Match) -> None:
-    if match.status != Match.Status.DRAFT or match.deals.exists():
-        raise Conflict.one(
-            "match_started",
-            _("Table %(table)s already has deals recorded; it cannot change.")
-            % {"table": match.table},
-        )

@@ -1,8 +1,8 @@
 """A round's life: asking for its pairing, the organiser's review, publication, finishing it.
 
-    start_pairing(user, tournament_id) -> Round      round N (or the failed one again) in
-                                                      ``pairing``; the task is sent on commit
-    round_to_pair(tournament, last) -> (n, refusal)  which round may be paired now, or why not
+    start_pairing(user, tournament_id, override_reason="") -> Round
+                                        round N (or the failed one again) in ``pairing``; the
+                                        task is sent on commit
     swap(user, round_id, entry_a, entry_b) -> Round   two entries change places
     set_locked(user, pairing_id, locked) -> Pairing   a locked table survives regeneration
     regenerate(user, round_id) -> Round               the unlocked rest paired again (task)
@@ -12,8 +12,10 @@
                                                       standings snapshot taken (audited)
     close_tournament(user, tournament_id) -> Tournament   ``finished`` once every round is
 
-Round N+1 may be paired as soon as N is published; closing the event needs every round finished.
-The pairing itself is ``rounds.planning`` (what) and ``rounds.job`` (writing it, in Celery).
+Round N+1 is paired once round N is finished, or earlier with the organiser's reason (logged):
+``rounds.order``. Closing the event needs every round finished. The pairing itself is
+``rounds.planning`` (what) and ``rounds.job`` (writing it, in Celery); a table's match is
+changed in place by ``rounds.tables``.
 """
 
 from __future__ import annotations
@@ -41,14 +43,10 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.results import take_snapshot
-from tournaments.rounds.job import (
-    SEAT_FIELDS,
-    create_match,
-    drop_unlocked,
-    fail_pairing,
-    require_blank,
-    seats_of,
-)
+from tournaments.rounds.job import fail_pairing
+from tournaments.rounds.order import override_reason as reason_for
+from tournaments.rounds.order import round_to_pair
+from tournaments.rounds.tables import drop_unlocked, reseat_table
 
 log = logging.getLogger(__name__)
 
@@ -84,44 +82,30 @@ def _queue(round_: Round, user: User | None) -> None:
     transaction.on_commit(lambda: _send(round_id, task_id))
 
 
-def round_to_pair(tournament: Tournament, last: Round | None) -> tuple[int, str]:
-    """The round "pair round N" would pair, and why it cannot ("" when it can).
-
-    A round whose job failed (``new``) is paired again; the next one waits until the last is
-    published. Refusals: ``finished``, ``round_open`` (N is the open round), ``all_paired``.
-    """
-    if tournament.status == Tournament.Status.FINISHED:
-        return (last.number if last else 0), "finished"
-    if last is None:
-        return 1, ""
-    if last.status == Round.Status.NEW:
-        return last.number, ""
-    if last.status in (Round.Status.PAIRING, Round.Status.PAIRED):
-        return last.number, "round_open"
-    if last.number >= tournament.rounds:
-        return last.number, "all_paired"
-    return last.number + 1, ""
-
-
-def start_pairing(user: User, tournament_id: int) -> Round:
+def start_pairing(user: User, tournament_id: int, override_reason: str = "") -> Round:
+    """Pair the next round (or the failed one again): round N+1 only once round N is
+    finished, unless ``override_reason`` says why it must be now (``rounds.order``)."""
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         require_manager(user, tournament)
         if tournament.status == Tournament.Status.FINISHED:
             raise Conflict.one("finished", _("The tournament is finished."))
-        last = tournament.round_set.order_by("-number").first()
-        number, refusal = round_to_pair(tournament, last)
-        if refusal == "round_open":
+        # Read under the tournament's lock: no other pairing starts meanwhile, and a round
+        # only ever moves on (a round finished meanwhile just makes the override needless).
+        statuses = dict(tournament.round_set.values_list("number", "status"))
+        turn = round_to_pair(tournament, statuses)
+        if turn.refusal == "round_open":
             raise Conflict.one(
                 "round_open",
-                _("Round %(n)s is not published yet; publish it first.") % {"n": number},
+                _("Round %(n)s is not published yet; publish it first.") % {"n": turn.number},
             )
-        if refusal == "all_paired":
+        if turn.refusal == "all_paired":
             raise Conflict.one("all_paired", _("Every round has been paired."))
-        if last is not None and last.number == number:
-            round_ = last  # the job failed: try again
+        reason = reason_for(turn, override_reason)
+        if turn.number in statuses:
+            round_ = tournament.round_set.get(number=turn.number)  # the job failed: again
         else:
-            round_ = Round.objects.create(tournament=tournament, number=number)
+            round_ = Round.objects.create(tournament=tournament, number=turn.number)
         active = tournament.entries.filter(status=Entry.Status.ACTIVE)
         if active.count() < 2:
             raise TournamentError.one("too_few", _("At least two active entries are needed."))
@@ -130,8 +114,12 @@ def start_pairing(user: User, tournament_id: int) -> Round:
             tournament.save(update_fields=["status"])
         before = {"status": round_.status}
         _queue(round_, user)
+        after: dict[str, Any] = {"number": round_.number, "status": round_.status}
+        if reason:
+            after |= {"override_reason": reason, "previous_round": turn.previous,
+                      "previous_status": statuses[turn.previous]}  # fmt: skip
         audit.record(user, "round.pair", round_, tournament_id=tournament.pk, before=before,
-                     after={"number": round_.number, "status": round_.status})  # fmt: skip
+                     after=after)  # fmt: skip
     return round_
 
 
@@ -147,26 +135,6 @@ def _locked_round(user: User, round_id: int, *statuses: str) -> Round:
             % {"n": round_.number, "status": round_.get_status_display()},
         )
     return round_
-
-
-def _renew_match(pairing: Pairing, user: Any) -> None:
-    """A table's seats or referee changed: its blank match is replaced by a new one."""
-    if pairing.table is None:
-        return
-    old = pairing.match
-    if old is not None:
-        require_blank(old)
-    places = list(pairing.places.select_related("entry").prefetch_related("entry__players"))
-    ns = [p.entry for p in places if p.side == "NS"]
-    ew = [p.entry for p in places if p.side == "EW"]
-    for seat, player in seats_of(ns, ew).items():
-        setattr(pairing, f"{SEAT_FIELDS[seat]}_id", player)
-    pairing.match = None
-    pairing.save()
-    if old is not None:
-        old.delete()
-    pairing.match = create_match(pairing, ns, ew, user)
-    pairing.save(update_fields=["match"])
 
 
 def swap(user: User, round_id: int, entry_a: int, entry_b: int) -> Round:
@@ -195,7 +163,9 @@ def swap(user: User, round_id: int, entry_a: int, entry_b: int) -> Round:
         for pairing in (a.pairing, b.pairing):
             pairing.flags = sorted(set(pairing.flags) | {"swapped"})
             pairing.save(update_fields=["flags"])
-            _renew_match(pairing, user)
+            # in place, the match locked: refused (and all of this rolled back) once a deal
+            # is recorded at the table
+            reseat_table(pairing, user)
         after = {str(p.entry_id): {"table": p.pairing.table, "side": p.side} for p in (a, b)}
         audit.record(user, "round.swap", round_, tournament_id=round_.tournament_id,
                      before=before, after=after)  # fmt: skip
@@ -223,7 +193,9 @@ def regenerate(user: User, round_id: int) -> Round:
             raise Conflict.one("all_locked", _("Every table is locked; nothing to pair again."))
         kept = sorted(round_.pairings.filter(locked=True).values_list("table", flat=True))
         before = {"status": round_.status}
-        drop_unlocked(round_)
+        # Now, not in the job: from here on nobody can start to play at a table about to go,
+        # and a table already started refuses the whole request (409 naming it).
+        drop_unlocked(round_, user)
         _queue(round_, user)
         audit.record(user, "round.regenerate", round_, tournament_id=round_.tournament_id,
                      before=before, after={"status": round_.status, "locked_tables": kept})
@@ -231,9 +203,13 @@ def regenerate(user: User, round_id: int) -> Round:
 
 
 def assign_referee(user: User, pairing_id: int, referee: AbstractBaseUser | None) -> Pairing:
+    """The table's referee, on the pairing and in its match in place (the deals stay): while
+    the protocol is in play, not once it is handed in (409)."""
     with transaction.atomic():
-        pairing = Pairing.objects.select_related("match").get(pk=pairing_id)
-        round_ = _locked_round(user, pairing.round_id, Round.Status.PAIRED, Round.Status.PUBLISHED)
+        round_id = Pairing.objects.values_list("round_id", flat=True).get(pk=pairing_id)
+        round_ = _locked_round(user, round_id, Round.Status.PAIRED, Round.Status.PUBLISHED)
+        # read again under the round's lock: a swap may have just moved it
+        pairing = Pairing.objects.get(pk=pairing_id)
         if pairing.table is None:
             raise TournamentError.one("bye", _("A bye has no table to referee."), "table")
         if pairing.referee_id == (referee.pk if referee is not None else None):
@@ -246,9 +222,8 @@ def assign_referee(user: User, pairing_id: int, referee: AbstractBaseUser | None
                 "not_referee", _("%(name)s is not a referee.") % {"name": referee}, "referee"
             )
         before = {"table": pairing.table, "referee": pairing.referee_id}
-        pairing.referee = referee  # type: ignore[assignment]
         pairing.round = round_
-        _renew_match(pairing, user)
+        reseat_table(pairing, user, seats=False, referee=referee)
         if before["referee"] != pairing.referee_id:
             audit.record(user, "pairing.referee", pairing, tournament_id=round_.tournament_id,
                          before=before, after={"table": pairing.table,
@@ -308,10 +283,14 @@ def _locked_round_to_finish(user: User, round_id: int) -> Round:
     return round_
 
 
-def _finish(user: User, round_id: int) -> Round:
-    """Close a published round whose every table is confirmed or forfeited; take the snapshot."""
+def finish_round(user: Any, round_id: int) -> Round:
+    """Close a published round whose every table is confirmed or forfeited; take its standings
+    snapshot (``results.take_snapshot``). Audited when the round's status changed; finishing a
+    finished round returns it as it is."""
     with transaction.atomic():
         round_ = _locked_round_to_finish(user, round_id)
+        # judged under the round's lock: of two finishes at once the second waits, finds the
+        # round finished and changes (and logs) nothing
         if round_.status == Round.Status.FINISHED:
             return round_
         if round_.status != Round.Status.PUBLISHED:
@@ -337,16 +316,7 @@ def _finish(user: User, round_id: int) -> Round:
         round_.finished_at = timezone.now()
         round_.save(update_fields=["status", "finished_at"])
         take_snapshot(round_)
-    return round_
-
-
-def finish_round(user: Any, round_id: int) -> Round:
-    """Close a published round whose every table is confirmed or forfeited; take its standings
-    snapshot (``results.take_snapshot``). Audited when the round's status changed."""
-    with transaction.atomic():
-        before = Round.objects.filter(pk=round_id).values_list("status", flat=True).first()
-        round_ = _finish(user, round_id)
-        if before != round_.status:
-            audit.record(user, "round.finish", round_, tournament_id=round_.tournament_id,
-                         before={"status": before}, after={"status": round_.status})  # fmt: skip
+        audit.record(user, "round.finish", round_, tournament_id=round_.tournament_id,
+                     before={"status": Round.Status.PUBLISHED},
+                     after={"status": round_.status})  # fmt: skip
     return round_

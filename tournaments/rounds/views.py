@@ -1,7 +1,8 @@
 """The organiser's pages of a round's life, and the published round for everyone.
 
-    /manage/<pk>/                          the dashboard: rounds, "pair round N", close
-    /manage/<pk>/rounds/pair/              start the pairing job (Celery)
+    /manage/<pk>/                          the dashboard: rounds, "pair round N" (with the
+                                           reason when round N-1 is not finished), close
+    /manage/<pk>/rounds/pair/              start the pairing job (Celery); ``override_reason``
     /manage/<pk>/rounds/<n>/               review: swap, lock, regenerate, referees, publish,
                                            finish; each table's flags explained
     /manage/<pk>/rounds/<n>/status/        the JSON the round page polls while the job runs
@@ -37,6 +38,7 @@ from tournaments.models import (
 )
 from tournaments.pairing import FLAGS
 from tournaments.rounds import selectors, services
+from tournaments.rounds.order import MAX_REASON, pairing_override, round_to_pair
 from tournaments.selectors import round_with_pairings
 
 FLAG_LABELS = {
@@ -58,8 +60,7 @@ assert set(FLAGS) <= set(FLAG_LABELS)  # noqa: S101 - every flag of the contract
 class DashboardView(ManageView):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         round_list = list(self.tournament.round_set.order_by("number"))
-        last = round_list[-1] if round_list else None
-        next_number, refusal = services.round_to_pair(self.tournament, last)
+        turn = round_to_pair(self.tournament, {r.number: r.status for r in round_list})
         counts = selectors.table_counts(self.tournament)
         empty = selectors.TableCounts()
         rows = [
@@ -68,14 +69,16 @@ class DashboardView(ManageView):
              if r.status == Round.Status.FINISHED else ""}
             for r in round_list
         ]  # fmt: skip
-        # published rounds waiting to be finished (the next one may be paired meanwhile)
+        # published rounds waiting to be finished (the next one waits for them)
         to_finish = [r for r in round_list if r.status == Round.Status.PUBLISHED]
         finished = self.tournament.status == Tournament.Status.FINISHED
         can_close = (not finished and bool(round_list)
                      and all(r.status == Round.Status.FINISHED for r in round_list))  # fmt: skip
         return self.render(
-            "rounds/dashboard.html", rounds=round_list, round_rows=rows, can_pair=not refusal,
-            next_number=next_number, to_finish=to_finish, can_close=can_close,
+            "rounds/dashboard.html", rounds=round_list, round_rows=rows, turn=turn,
+            can_pair=turn.refusal in ("", "previous_open"), next_number=turn.number,
+            needs_reason=turn.refusal == "previous_open", max_reason=MAX_REASON,
+            to_finish=to_finish, can_close=can_close,
             short=can_close and len(round_list) < self.tournament.rounds,
             active=self.tournament.entries.filter(status=Entry.Status.ACTIVE).count(),
         )  # fmt: skip
@@ -97,7 +100,8 @@ class CloseView(ManageView):
 class PairRoundView(ManageView):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         try:
-            round_ = services.start_pairing(request.user, pk)
+            round_ = services.start_pairing(request.user, pk,
+                                            request.POST.get("override_reason", ""))  # fmt: skip
         except TournamentError as err:
             refused(request, err)
             return redirect("tournaments:manage", pk=pk)
@@ -136,6 +140,7 @@ class RoundView(ManageView):
             entries=[pl.entry for p in pairings for pl in p.places.all()],
             status_url=reverse("tournaments:manage_round_status", args=[pk, number]),
             open_tables=open_tables, standings_url=standings_url(pk, number),
+            override=pairing_override(round_),
         )  # fmt: skip
 
 

@@ -43,9 +43,14 @@ def trivial_swiss(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pairing, "swiss", by_rank, raising=False)
 
 
-def pair(user, tournament, django_capture_on_commit_callbacks) -> Round:
+#: these tests pair rounds whose predecessor is published, not finished (no results or a table
+#: still open): the organiser's override, with a reason
+EARLY = "проверка без результатов"
+
+
+def pair(user, tournament, django_capture_on_commit_callbacks, reason: str = "") -> Round:
     with django_capture_on_commit_callbacks(execute=True):
-        round_ = rounds.start_pairing(user, tournament.pk)
+        round_ = rounds.start_pairing(user, tournament.pk, reason)
     round_.refresh_from_db()
     return round_
 
@@ -106,7 +111,7 @@ def test_the_task_reads_history_and_match_points_in_few_queries(
     assert history[won].score == 2 and history[lost].score == 0
     assert history[ns].opponents == {ew} and history[ns].last_seat == "NS"
     assert history[entries[2].pk].score == 0  # an unconfirmed protocol counts nothing yet
-    round2 = pair(organiser, tournament, django_capture_on_commit_callbacks)
+    round2 = pair(organiser, tournament, django_capture_on_commit_callbacks, EARLY)
     competitors = {c.id: c for c in CALLS[-1]}
     assert competitors[won].rank == 1 and competitors[won].score == 2
     assert competitors[ew].ew_count == 1 and competitors[ew].opponents == frozenset({ns})
@@ -159,19 +164,21 @@ def test_running_the_task_again_changes_nothing(tournament, organiser, pairs,
     assert list(Pairing.objects.values_list("pk", "table", "match_id")) == before
 
 
-def test_swap_two_entries_between_tables_renews_both_matches(
+def test_swap_two_entries_between_tables_moves_the_players_in_both_matches(
     tournament, organiser, pairs, django_capture_on_commit_callbacks
 ) -> None:
     e = pairs(tournament, 4)
     round_ = pair(organiser, tournament, django_capture_on_commit_callbacks)
-    old_matches = set(Pairing.objects.values_list("match_id", flat=True))
+    old_matches = dict(Pairing.objects.values_list("table", "match_id"))
     rounds.swap(organiser, round_.pk, e[1].pk, e[3].pk)
     assert sides(round_) == {1: ([e[0].pk], [e[3].pk]), 2: ([e[2].pk], [e[1].pk])}
     table1 = Pairing.objects.get(round=round_, table=1)
     assert "swapped" in table1.flags
     assert table1.match.seat_e_id == e[3].players.first().pk
-    assert not old_matches & set(Pairing.objects.values_list("match_id", flat=True))
+    # in place: each table keeps its match (and its history), whose seats moved
+    assert dict(Pairing.objects.values_list("table", "match_id")) == old_matches
     assert Match.objects.count() == 2
+    assert list(table1.match.history.values_list("action", flat=True)) == ["create", "reassign"]
 
 
 def test_swap_refusals(tournament, organiser, other_organiser, pairs,
@@ -226,7 +233,7 @@ def test_referee_assignment_and_publication(
         rounds.publish(organiser, round_.pk)
 
 
-def test_the_next_round_waits_for_publication(
+def test_the_next_round_waits_for_publication_then_for_the_finish_or_a_reason(
     tournament, organiser, pairs, django_capture_on_commit_callbacks
 ) -> None:
     pairs(tournament, 2)
@@ -235,7 +242,10 @@ def test_the_next_round_waits_for_publication(
         rounds.start_pairing(organiser, tournament.pk)
     assert refused.value.codes == ["round_open"]
     rounds.publish(organiser, round_.pk)
-    assert pair(organiser, tournament, django_capture_on_commit_callbacks).number == 2
+    with pytest.raises(Conflict) as refused:
+        rounds.start_pairing(organiser, tournament.pk)
+    assert refused.value.codes == ["previous_round_open"]
+    assert pair(organiser, tournament, django_capture_on_commit_callbacks, EARLY).number == 2
 
 
 def test_too_few_entries_or_rounds_are_refused(tournament, organiser, pairs) -> None:
@@ -257,7 +267,7 @@ def test_loading_for_the_algorithm_takes_the_same_few_queries_however_long_the_h
 ) -> None:
     pairs(tournament, 8)
     for _ in range(3):
-        paired = pair(organiser, tournament, django_capture_on_commit_callbacks)
+        paired = pair(organiser, tournament, django_capture_on_commit_callbacks, EARLY)
         rounds.publish(organiser, paired.pk)
     round_ = Round.objects.create(tournament=tournament, number=4)
     with django_assert_max_num_queries(4):
@@ -273,7 +283,7 @@ def test_round_robin_follows_the_berger_schedule_with_a_bye_for_an_odd_count(
     entries = pairs(tournament, 5)
     met: dict[int, set[int]] = {e.pk: set() for e in entries}
     for _ in range(5):
-        round_ = pair(organiser, tournament, django_capture_on_commit_callbacks)
+        round_ = pair(organiser, tournament, django_capture_on_commit_callbacks, EARLY)
         assert round_.status == Round.Status.PAIRED, round_.error
         assert PairingEntry.objects.filter(round=round_, side="BYE").count() == 1
         for ns, ew in sides(round_).values():

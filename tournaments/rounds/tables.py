@@ -1,0 +1,108 @@
+"""A table's scoring match while the round is reviewed: the seats its sides give, the players
+and the referee moved in the match in place, and the unlocked tables dropped before a new
+pairing. Nothing here deletes or re-creates a match in which anything was recorded.
+
+    SEAT_FIELDS, seats_of(ns, ew) -> {"N": player id | None, …}
+    reseat_table(pairing, user, *, seats=True, referee=KEEP)    the table's seats (from its
+        places) and/or referee, on the pairing and in its match (``scoring.reseat``)
+    drop_unlocked(round_, user)      the unlocked tables and byes deleted with their blank
+        matches; ``Conflict`` ``match_started`` naming the tables otherwise, nothing deleted
+    scoring_refusals()               a scoring refusal raised as the tournaments' error
+
+The scoring services lock the match row for each change, as ``record_deal`` does, so a deal
+recorded at the same moment is either in the match before the change (and the change is
+refused or keeps it) or comes after it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from scoring import services as scoring
+from scoring.errors import ScoringError
+from tournaments.errors import Conflict, NotAllowed, TournamentError
+from tournaments.models import Entry, Pairing, Round
+
+SEAT_FIELDS = {"N": "seat_n", "E": "seat_e", "S": "seat_s", "W": "seat_w"}
+KEEP = scoring.KEEP
+
+
+def seats_of(ns: Sequence[Entry], ew: Sequence[Entry]) -> dict[str, int | None]:
+    """Pairs: the NS pair's players sit N and S, the EW pair's E and W. Individual format: the
+    first of each side sits N (E), the partner S (W)."""
+
+    def players(side: Sequence[Entry]) -> list[int]:
+        return [p.pk for entry in side for p in entry.players.all()][:2]
+
+    north_south, east_west = players(ns), players(ew)
+    seats: dict[str, int | None] = dict.fromkeys("NESW")
+    for seat, player in zip("NS", north_south, strict=False):
+        seats[seat] = player
+    for seat, player in zip("EW", east_west, strict=False):
+        seats[seat] = player
+    return seats
+
+
+def as_tournament_error(err: ScoringError) -> TournamentError:
+    kind = {403: NotAllowed, 409: Conflict}.get(err.status, TournamentError)
+    return kind([dict(item) for item in err.errors])
+
+
+@contextmanager
+def scoring_refusals() -> Iterator[None]:
+    """Scoring's refusals (403, 409, 400) as the tournaments app's, with the same items, so
+    that the organiser's pages and API answer them like their own."""
+    try:
+        yield
+    except ScoringError as err:
+        raise as_tournament_error(err) from err
+
+
+def reseat_table(pairing: Pairing, user: Any, *, seats: bool = True, referee: Any = KEEP) -> None:
+    """Write the table's seats (from its places, when ``seats``) and/or its referee on the
+    pairing and, in place, in its match. A match with deals keeps its seats: refused (409)."""
+    if pairing.table is None:
+        return
+    fields: list[str] = []
+    seating: Any = KEEP
+    if seats:
+        places = list(pairing.places.select_related("entry").prefetch_related("entry__players"))
+        seating = seats_of([p.entry for p in places if p.side == "NS"],
+                           [p.entry for p in places if p.side == "EW"])  # fmt: skip
+        for seat, player in seating.items():
+            setattr(pairing, f"{SEAT_FIELDS[seat]}_id", player)
+        fields += SEAT_FIELDS.values()
+    if referee is not KEEP:
+        pairing.referee = referee
+        fields.append("referee")
+    if fields:
+        pairing.save(update_fields=fields)
+    if pairing.match_id is not None:
+        with scoring_refusals():
+            scoring.reseat(pairing.match_id, user, seats=seating, referee=referee)
+
+
+def drop_unlocked(round_: Round, user: Any) -> None:
+    """Delete the round's unlocked tables and byes with their matches, all of which must be
+    blank (``scoring.discard_blank`` locks and checks them); else refuse, naming the tables."""
+    pairings = list(round_.pairings.filter(locked=False).values_list("pk", "table", "match_id"))
+    if not pairings:
+        return
+    # The tables go first (they protect their matches); a refusal below rolls this back.
+    Pairing.objects.filter(pk__in=[pk for pk, _table, _match in pairings]).delete()
+    try:
+        scoring.discard_blank(user, [m for _pk, _table, m in pairings if m is not None])
+    except ScoringError as err:
+        started = {m for item in err.errors for m in item.get("matches", ())}
+        if not started:
+            raise as_tournament_error(err) from err
+        tables = sorted(t for _pk, t, m in pairings if m in started)
+        raise Conflict.one(
+            "match_started",
+            _("Deals are already recorded at tables: %(tables)s. Lock them to keep them, then "
+              "pair the rest again.") % {"tables": ", ".join(map(str, tables))},
+        ) from err  # fmt: skip
