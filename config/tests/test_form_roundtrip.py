@@ -337,14 +337,15 @@ CASES: dict[str, Case] = {
                  "tournaments.pairing", "tournaments.pairingentry", "tournaments.sanction",
                  "tournaments.player", "tournaments.club", "tournaments.entryabsence",
                  "tournaments.standing", "scoring.match", "scoring.deal",
-                 "scoring.matchversion", AUDIT},
+                 "scoring.matchversion", "tournaments.archiveimport", AUDIT},
         check=_imported_tournament,
     ),  # fmt: skip
     "new match": Case(
         lambda w: reverse("scoring:create"), "#match-form",
         fill=lambda w: {"label": "Товарищеская", "table": "7", "rules_preset": "kozel",
                         "seat_N": w["e"][0].players.order_by("pk").first().pk},
-        touches={"scoring.match", "scoring.matchversion"}, check=_new_match,
+        touches={"scoring.match", "scoring.matchversion", "scoring.creationkey"},
+        check=_new_match,
     ),  # fmt: skip
     "correction, deals as shown": Case(
         lambda w: reverse("scoring:correct", args=[w["m3"]]), "#correct-form", user="chief",

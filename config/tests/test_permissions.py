@@ -588,7 +588,9 @@ def link(template: str) -> Callable[[Any, dict[str, Any]], bool]:
 GLOBAL_READS = {"GET /api/v1/clubs/", "GET /api/v1/clubs/{id}/", "GET /api/v1/me/",
                 "GET /api/v1/players/", "GET /api/v1/players/{id}/", "login",
                 "scoring:create", "tournaments:manage_create",
-                "tournaments:manage_archive_import"}  # fmt: skip
+                "tournaments:manage_archive_import",
+                # the caller's own account: his tokens and password (accounts/tests/test_tokens.py)
+                "GET /api/v1/auth/tokens/", "account", "password_change"}  # fmt: skip
 
 MATCH = Sees(TABLE)
 PRIVATE = Sees(SEE_T)

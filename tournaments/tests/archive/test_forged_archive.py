@@ -51,6 +51,7 @@ def source(people: dict[str, User]) -> Tournament:
     organiser, chief, referee = people["organiser"], people["chief"], people["referee"]
     tournament = Tournament.objects.create(name="Кубок", public=True, rounds=3)
     tournament.organisers.add(organiser)
+    tournament.chief_referees.add(chief)  # who judges it here, and whom the archive names
     a, b, c, d = add_pairs(tournament, 4)
     players = {e.pk: list(e.players.all()) for e in (a, b, c, d)}
 

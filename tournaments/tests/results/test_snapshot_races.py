@@ -63,6 +63,7 @@ def staff(require_postgres: None, transactional_db: None) -> dict[str, Any]:
 
 def confirmed_round(staff: dict[str, Any], tournament: Tournament) -> Round:
     """The next round paired and published, every table confirmed with the same protocol."""
+    tournament.chief_referees.add(staff["chief"])  # the chief judges (and corrects) this event
     round_ = rounds.start_pairing(staff["org"], tournament.pk)  # the eager job runs on commit
     round_.refresh_from_db()
     assert round_.status == Round.Status.PAIRED, round_.error
