@@ -7,6 +7,7 @@ from rest_framework import permissions, serializers
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from accounts import throttle
@@ -26,6 +27,9 @@ class ObtainTokenView(ObtainAuthToken):
     # anonymous write rate per address (config.throttling), which also stops one address from
     # trying one password on many usernames.
     throttle_classes = [AnonWriteThrottle]  # DRF's ObtainAuthToken has none
+    # the project's parsers (config.parsers: depth and NUL checked), not DRF's stock JSON
+    # parser that ObtainAuthToken names itself
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
 
     @extend_schema(responses={200: TokenSerializer})
     def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:

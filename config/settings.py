@@ -62,7 +62,18 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.middleware.DatabaseUnavailableMiddleware",
+    "config.limits.RequestBodyLimitMiddleware",
 ]
+
+# --- Request bodies -------------------------------------------------------------------------
+# The largest body a request may have (config/limits.py answers 413 beyond it); views that need
+# less or more say so with @body_limit. Django's own check (form fields) uses the same default.
+REQUEST_MAX_BYTES = env.int("REQUEST_MAX_BYTES", default=2**20)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
+#: one deal (record, preview, amend) on the API and the referee's page: a real one is < 1 KB
+DEAL_MAX_BYTES = env.int("DEAL_MAX_BYTES", default=16 * 2**10)
+#: a tournament archive (the import page and the API): 200 pairs × 7 rounds make 8 MB
+ARCHIVE_MAX_BYTES = env.int("ARCHIVE_MAX_BYTES", default=64 * 2**20)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -201,6 +212,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON deeper than config.inputs.MAX_JSON_DEPTH, or with NUL in a string, is a 400
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
