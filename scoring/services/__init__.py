@@ -65,8 +65,10 @@ from scoring.services.permissions import (
     is_desk,
     is_desk_for,
 )
+from scoring.services.state import DEAL_KEYS
 
 __all__ = [
+    "DEAL_KEYS",
     "EDITABLE",
     "MAX_PIN_FAILURES",
     "ORGANISER_SCOPE",

@@ -23,7 +23,9 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from config.inputs import BadJSON, load_json
 from rules import Judge, RulesError, make_rules
+from scoring.services import DEAL_KEYS
 from tournaments.archive.format import (
     BOOL,
     CHOICES,
@@ -221,7 +223,16 @@ def _check_protocol(reader: _Reader, item: Mapping[str, Any], fields: Mapping[st
     verdicts = []
     won: dict[str, int] = {}
     for i, deal in enumerate(deals):
-        verdict = judge.judge(state, deal.get("record"))
+        record = deal.get("record")
+        if isinstance(record, Mapping) and not set(record) <= DEAL_KEYS:
+            # the protocol stores only the contract's keys (scoring refuses any other)
+            reader.problem("bad_value", _("Match %(match)s, deal %(n)s: a deal has only the "
+                                          "fields %(known)s.")
+                           % {"match": _match_name(item), "n": i + 1,
+                              "known": ", ".join(sorted(DEAL_KEYS))},
+                           f"{where}.deals[{i}].record")  # fmt: skip
+            return []
+        verdict = judge.judge(state, record)
         if not verdict.ok:
             problem = verdict.errors[0]
             reader.problem("illegal_deal", _("Match %(match)s, deal %(n)s: %(problem)s")
@@ -365,8 +376,11 @@ def _check_meaning(reader: _Reader, plan: Plan, data: Mapping[str, Any]) -> None
 def load_file(content: bytes | str) -> Any:
     """Parse uploaded archive text; a file that is not JSON is refused with ``not_archive``."""
     try:
-        return json.loads(content)
-    except (ValueError, UnicodeDecodeError) as err:
+        return load_json(content)
+    except BadJSON as err:
+        if err.code != "bad_json":  # too deep, or text the database cannot store
+            raise TournamentError.one(err.code, err.message, "file") from err
         raise TournamentError.one(
-            "not_archive", _("The file is not JSON: %(detail)s") % {"detail": err}, "file"
+            "not_archive", _("The file is not JSON: %(detail)s") % {"detail": err.__cause__},
+            "file",
         ) from err

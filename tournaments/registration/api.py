@@ -21,11 +21,13 @@ from django.db.models import QuerySet
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.roles import ORGANISER, has_role
+from config.limits import body_limit
+from config.parsers import JSONObjectField, JSONParser
 from tournaments import access
 from tournaments.http import respond
 from tournaments.models import Club, Entry, Player, Tournament
@@ -47,6 +49,7 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class TournamentSerializer(serializers.ModelSerializer):
+    rules_options = JSONObjectField(required=False, help_text="knob: value overrides")
     entries = EntrySerializer(many=True, read_only=True)
     tie_break_order = serializers.ListField(read_only=True)
 
@@ -150,6 +153,7 @@ class TournamentBaseViewSet(
 
         return respond(call)
 
+    @body_limit(csv_import.MAX_BYTES)
     @action(detail=True, methods=["post"], url_path="entries/import",
             parser_classes=[MultiPartParser, FormParser, JSONParser])  # fmt: skip
     def import_entries(self, request: Request, pk: str) -> Response:

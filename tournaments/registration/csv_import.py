@@ -26,10 +26,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts import audit
+from config.inputs import validate_name
 from tournaments.access import User, locked_tournament
 from tournaments.errors import TournamentError, error
 from tournaments.models import Club, Entry, Player, Tournament
@@ -141,6 +143,10 @@ def parse(text: str) -> tuple[list[Row], list[dict[str, Any]]]:
                 errors.append(_bad(line, name, "too_long",
                                    _("%(column)s is longer than %(n)s characters.")
                                    % {"column": name, "n": limit}))
+            try:
+                validate_name(get(name))
+            except ValidationError as err:
+                errors.append(_bad(line, name, "invisible_character", err.messages[0]))
         rows.append(Row(
             line=line, entry=get("entry"), last_name=get("last_name"),
             first_name=get("first_name"), club=get("club"), city=get("city"),

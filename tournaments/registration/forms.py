@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from config.inputs import JSONFormField
 from tournaments.models import TIE_BREAKS, Club, Entry, Tournament
 
 CARD_FIELDS = ("yellow_card_points", "red_card_points")
@@ -26,6 +27,8 @@ class TournamentForm(forms.ModelForm):
             "tie_breaks", "bye_result", "avoid_same_club_until", "first_round",
             "yellow_card_points", "red_card_points", "public",
         ]  # fmt: skip
+        # read with config.inputs.load_json: too deep or NUL is a form error, not a 500
+        field_classes = {"rules_options": JSONFormField}
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),
             "end_date": forms.DateInput(attrs={"type": "date"}),

@@ -22,6 +22,7 @@ import logging
 import uuid
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -230,7 +231,14 @@ def regenerate(user: User, round_id: int) -> Round:
     return round_
 
 
-def assign_referee(user: User, pairing_id: int, referee: AbstractBaseUser | None) -> Pairing:
+def assign_referee(user: User, pairing_id: int,
+                   referee: AbstractBaseUser | int | None) -> Pairing:  # fmt: skip
+    """``referee``: a user, a user's id (an unknown one is refused), or None for nobody."""
+    if referee is not None and not isinstance(referee, AbstractBaseUser):
+        found = get_user_model().objects.filter(pk=referee).first()
+        if found is None:
+            raise TournamentError.one("unknown_referee", _("No such referee."), "referee")
+        referee = found
     with transaction.atomic():
         pairing = Pairing.objects.select_related("match").get(pk=pairing_id)
         round_ = _locked_round(user, pairing.round_id, Round.Status.PAIRED, Round.Status.PUBLISHED)

@@ -154,8 +154,7 @@ class RoundActionView(ManageView):
                 services.set_locked(request.user, pairing.pk, action == "lock")
             elif action == "referee":
                 pairing = get_object_or_404(Pairing, pk=int(post["pairing"]), round=round_)
-                referee = (get_user_model().objects.get(pk=int(post["referee"]))
-                           if post.get("referee") else None)  # fmt: skip
+                referee = int(post["referee"]) if post.get("referee") else None
                 services.assign_referee(request.user, pairing.pk, referee)
                 messages.success(request, _("Referee assigned to table %(table)s.")
                                  % {"table": pairing.table})  # fmt: skip
