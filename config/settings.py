@@ -211,7 +211,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # config/schema.py: the documented responses are the real ones (every error code too)
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     # JSON deeper than config.inputs.MAX_JSON_DEPTH, or with NUL in a string, is a 400
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.JSONParser",
@@ -219,7 +220,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     # Writes only (config/throttling.py); reads stay free for the hall's spectators.
     "DEFAULT_THROTTLE_CLASSES": [

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -36,7 +37,7 @@ from tournaments.registration import csv_import, selectors, services
 
 class EntrySerializer(serializers.ModelSerializer):
     players = serializers.StringRelatedField(many=True)
-    club = serializers.StringRelatedField()
+    club = serializers.StringRelatedField(allow_null=True)
     absent_rounds = serializers.SerializerMethodField()
 
     class Meta:
@@ -84,6 +85,19 @@ class AbsenceSerializer(serializers.Serializer):
     round = serializers.IntegerField(min_value=1)
     absent = serializers.BooleanField(default=True)
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+
+
+class ImportInSerializer(serializers.Serializer):
+    file = serializers.FileField(required=False, help_text="a CSV file (multipart)")
+    csv = serializers.CharField(required=False, help_text="or the CSV text itself")
+
+
+class EntriesImportedSerializer(serializers.Serializer):
+    clubs = serializers.IntegerField()
+    players = serializers.IntegerField()
+    entries = serializers.IntegerField()
+    teams = serializers.IntegerField()
+    created = serializers.JSONField(help_text="what was created, by kind")
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -139,6 +153,8 @@ class TournamentBaseViewSet(
 
         return respond(call)
 
+    @extend_schema(methods=["GET"], request=None, responses={200: EntrySerializer(many=True)})
+    @extend_schema(methods=["POST"], request=EntryInSerializer, responses={201: EntrySerializer})
     @action(detail=True, methods=["get", "post"])
     def entries(self, request: Request, pk: str) -> Response:
         tournament = self.get_object()
@@ -153,6 +169,9 @@ class TournamentBaseViewSet(
 
         return respond(call)
 
+    @extend_schema(request={"multipart/form-data": ImportInSerializer,
+                            "application/json": ImportInSerializer},
+                   responses={201: EntriesImportedSerializer})  # fmt: skip
     @body_limit(csv_import.MAX_BYTES)
     @action(detail=True, methods=["post"], url_path="entries/import",
             parser_classes=[MultiPartParser, FormParser, JSONParser])  # fmt: skip
@@ -181,6 +200,7 @@ class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
             .select_related("club")
         )
 
+    @extend_schema(request=EntryPatchSerializer, responses={200: EntrySerializer})
     def partial_update(self, request: Request, pk: str) -> Response:
         entry = self.get_object()
         form = EntryPatchSerializer(data=request.data, partial=True)
@@ -192,18 +212,21 @@ class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 
         return respond(call)
 
+    @extend_schema(request=None, responses={200: EntrySerializer})
     @action(detail=True, methods=["post"])
     def withdraw(self, request: Request, pk: str) -> Response:
         entry = self.get_object()
         return respond(lambda: Response(EntrySerializer(
             services.withdraw_entry(request.user, entry.pk)).data))  # fmt: skip
 
+    @extend_schema(request=None, responses={200: EntrySerializer})
     @action(detail=True, methods=["post"])
     def reinstate(self, request: Request, pk: str) -> Response:
         entry = self.get_object()
         return respond(lambda: Response(EntrySerializer(
             services.reinstate_entry(request.user, entry.pk)).data))  # fmt: skip
 
+    @extend_schema(request=AbsenceSerializer, responses={200: EntrySerializer})
     @action(detail=True, methods=["post"])
     def absences(self, request: Request, pk: str) -> Response:
         entry = self.get_object()

@@ -295,8 +295,10 @@ def history_data(player: Player, history: list[HistoryMatch]) -> dict[str, Any]:
 
 ROUND = OpenApiParameter(
     "round",
-    OpenApiTypes.INT,
-    description="After this published or finished round (default: the latest).",
+    OpenApiTypes.STR,
+    pattern=r"^[0-9]*$",
+    description="After this published or finished round (empty or absent: the latest); a "
+    "round with no results is a 400 ``bad_round``.",
 )
 SCOPE = OpenApiParameter(
     "scope",
