@@ -322,3 +322,12 @@ def test_rules_options_null_from_a_form_is_a_400(world) -> None:
         assert answer.status_code == 400, answer.content
     tournament.refresh_from_db()
     assert tournament.rules_options == {}
+
+
+@pytest.mark.parametrize("value", [{}, [None], None, False, 5])
+def test_a_csv_import_that_is_not_text_is_a_400(world, value) -> None:
+    """Found by Schemathesis once the schema named the body: a 500 (``_decode`` of a dict)."""
+    tournament = world["tournament"]
+    answer = post(world["api"], f"/api/v1/tournaments/{tournament.pk}/entries/import/",
+                  {"csv": value})  # fmt: skip
+    assert answer.status_code == 400 and codes(answer) == ["not_text"]

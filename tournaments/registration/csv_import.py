@@ -74,6 +74,8 @@ def _bad(line: int, column: str | None, code: str, message: str) -> dict[str, An
 
 
 def _decode(data: bytes | str) -> str:
+    if not isinstance(data, str | bytes):  # a JSON body's "csv" that is not text
+        raise TournamentError.one("not_text", _("Give the CSV as text or as a file."), "csv")
     if isinstance(data, str):
         return data.lstrip("\ufeff")
     if len(data) > MAX_BYTES:
