@@ -303,9 +303,9 @@ ROUND = OpenApiParameter(
 SCOPE = OpenApiParameter(
     "scope",
     OpenApiTypes.STR,
-    enum=list(display.SCOPES),
-    description="entries (default; teams in a team event), teams (team "
-    "events), players (the players of pairs and teams).",
+    enum=["", *display.SCOPES],
+    description="empty or absent: the default, entries (teams in a team event); entries, "
+    "teams (team events), players (the players of pairs and teams).",
 )
 ERRORS = {400: ResultsErrorsSerializer, 404: ResultsErrorsSerializer}
 
