@@ -331,3 +331,7 @@ def test_a_csv_import_that_is_not_text_is_a_400(world, value) -> None:
     answer = post(world["api"], f"/api/v1/tournaments/{tournament.pk}/entries/import/",
                   {"csv": value})  # fmt: skip
     assert answer.status_code == 400 and codes(answer) == ["not_text"]
+    if value is not None and value != {}:  # the body itself not an object (null: no body)
+        answer = post(world["api"], f"/api/v1/tournaments/{tournament.pk}/entries/import/",
+                      value)  # fmt: skip
+        assert answer.status_code == 400 and codes(answer) == ["not_text"], value

@@ -305,7 +305,7 @@ def _json_endpoints(match: Match) -> list[str]:
     return found
 
 
-@FUZZ
+@settings(FUZZ, max_examples=15)  # × every JSON endpoint: about 350 requests
 @given(depth=st.integers(min_value=33, max_value=20_000),
        opener=st.sampled_from(["[", '{"a":']), anonymous=st.booleans())  # fmt: skip
 def test_deep_json_is_a_400_on_every_json_endpoint(api, match, depth, opener, anonymous) -> None:
