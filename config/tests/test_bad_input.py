@@ -335,3 +335,23 @@ def test_a_csv_import_that_is_not_text_is_a_400(world, value) -> None:
         answer = post(world["api"], f"/api/v1/tournaments/{tournament.pk}/entries/import/",
                       value)  # fmt: skip
         assert answer.status_code == 400 and codes(answer) == ["not_text"], value
+
+
+def test_a_match_stored_with_rules_past_the_bounds_is_readable_after_the_migration(world):
+    """Rules stored before the bounds (an attacker's ``deals: 400000``) are lowered to them by
+    ``scoring 0005``, so the match's pages answer again instead of refusing its own rules."""
+    import importlib
+
+    from django.apps import apps
+
+    stored = dict(scoring.create_match(user=world["boss"]).rules) | {"deals": 400_000}
+    match = Match.objects.create(rules=stored, rules_options={"deals": 400_000})
+    migration = importlib.import_module("scoring.migrations.0005_rules_within_bounds")
+    migration.lower_to_bounds(apps, None)
+    match.refresh_from_db()
+    assert match.rules["deals"] == 100 and match.rules_options == {"deals": 100}
+    page = Client()
+    page.force_login(world["boss"])
+    started = time.monotonic()
+    assert page.get(f"/matches/{match.pk}/print/?blank=1").status_code == 200
+    assert time.monotonic() - started < 2.0
