@@ -355,3 +355,13 @@ def test_a_match_stored_with_rules_past_the_bounds_is_readable_after_the_migrati
     started = time.monotonic()
     assert page.get(f"/matches/{match.pk}/print/?blank=1").status_code == 200
     assert time.monotonic() - started < 2.0
+
+
+@pytest.mark.parametrize("text", ["0\r0", "entry,last_name\r\"Пара,Иванов", "a\rb\r\nc"])
+def test_a_csv_the_csv_module_cannot_read_is_a_400(world, text) -> None:
+    """Found by Schemathesis: a lone carriage return ended the import in ``csv.Error`` (500)."""
+    tournament = world["tournament"]
+    answer = post(world["api"], f"/api/v1/tournaments/{tournament.pk}/entries/import/",
+                  {"csv": text})  # fmt: skip
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["errors"]

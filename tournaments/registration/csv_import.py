@@ -106,12 +106,22 @@ def _whole(value: str, line: int, column: str, errors: list[dict[str, Any]]) -> 
 
 
 def parse(text: str) -> tuple[list[Row], list[dict[str, Any]]]:
-    """The rows of the file and every problem of a single line."""
+    """The rows of the file and every problem of a single line (a file the csv module cannot
+    read at all, a quote left open, is one problem at the line it stopped)."""
+    try:
+        return _parse(text)
+    except csv.Error as err:
+        line = int(getattr(err, "line", 0) or text.count("\n") + 1)
+        return [], [_bad(line, None, "bad_csv", _("the file cannot be read as CSV."))]
+
+
+def _parse(text: str) -> tuple[list[Row], list[dict[str, Any]]]:
     lines = text.splitlines()
     if not lines or not lines[0].strip():
         return [], [_bad(1, None, "no_header", _("the header row is missing."))]
     delimiter = ";" if lines[0].count(";") > lines[0].count(",") else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    # newline="": the csv module reads line ends itself (a lone "\r" is one too)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     header = [name.strip().lower() for name in next(reader)]
     errors: list[dict[str, Any]] = []
     unknown = [name for name in header if name not in COLUMNS]
