@@ -11,6 +11,7 @@ from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from accounts import lockout, tokens
@@ -41,6 +42,9 @@ class ObtainTokenView(APIView):
     # Failed attempts are counted per username and address by axes (accounts.lockout); the
     # anonymous write rate per address also bounds how fast one address may try at all.
     throttle_classes = [AnonWriteThrottle]
+    # the project's parsers (config.parsers: depth and NUL checked), not DRF's stock JSON
+    # parser that ObtainAuthToken names itself
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     serializer_class = CredentialsSerializer
 
     @extend_schema(request=CredentialsSerializer, responses={200: TokenSerializer})

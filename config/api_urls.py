@@ -1,5 +1,7 @@
 """Routes of the API, version 1. Each app contributes its own routes from its ``api.py``."""
 
+from typing import Any
+
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
@@ -12,7 +14,19 @@ from tournaments.registration.api import ClubViewSet, EntryViewSet, PlayerViewSe
 from tournaments.results.api import CrosstableAPIView, PlayerHistoryAPIView, StandingsAPIView
 from tournaments.rounds.api import RoundViewSet
 
-router = DefaultRouter()
+
+class Router(DefaultRouter):
+    """Ids in the API's paths are numbers: ``/tournaments/abc/…`` is a 404 at routing, not a
+    lookup that fails (``ValueError``: a 500) in every view that reads ``pk`` itself."""
+
+    def get_lookup_regex(self, viewset: Any, lookup_prefix: str = "") -> str:
+        regex = str(super().get_lookup_regex(viewset, lookup_prefix))
+        if getattr(viewset, "lookup_value_regex", None) is None:  # DRF's default: any text
+            regex = regex.replace("[^/.]+", "[0-9]+")
+        return regex
+
+
+router = Router()
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("matches", MatchViewSet, basename="match")
 router.register("clubs", ClubViewSet, basename="club")

@@ -68,9 +68,21 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "config.middleware.DatabaseUnavailableMiddleware",
+    # a request body over its limit is answered 413 before anything reads it
+    "config.limits.RequestBodyLimitMiddleware",
     # last, as django-axes asks: it turns a locked-out sign-in into its 429 answer
     "axes.middleware.AxesMiddleware",
 ]
+
+# --- Request bodies -------------------------------------------------------------------------
+# The largest body a request may have (config/limits.py answers 413 beyond it); views that need
+# less or more say so with @body_limit. Django's own check (form fields) uses the same default.
+REQUEST_MAX_BYTES = env.int("REQUEST_MAX_BYTES", default=2**20)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
+#: one deal (record, preview, amend) on the API and the referee's page: a real one is < 1 KB
+DEAL_MAX_BYTES = env.int("DEAL_MAX_BYTES", default=16 * 2**10)
+#: a tournament archive (the import page and the API): 200 pairs × 7 rounds make 8 MB
+ARCHIVE_MAX_BYTES = env.int("ARCHIVE_MAX_BYTES", default=64 * 2**20)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -237,9 +249,16 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # config/schema.py: the documented responses are the real ones (every error code too)
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
+    # JSON deeper than config.inputs.MAX_JSON_DEPTH, or with NUL in a string, is a 400
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     # Writes only (config/throttling.py); reads stay free for the hall's spectators.
     "DEFAULT_THROTTLE_CLASSES": [

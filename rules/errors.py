@@ -75,6 +75,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Declared {declared}, but the rules record {expected}",
         "Объявлено {declared}, а по правилам записывается {expected}",
     ),
+    "too_many_deals": (
+        "A match holds at most {limit} deals under these rules",
+        "По этим правилам в партии не больше {limit} раздач",
+    ),
     "deal_after_end": (
         "The match is already over ({end}); no more deals can be recorded",
         "Партия уже окончена ({end}); новые раздачи не записываются",

@@ -16,6 +16,17 @@ from .errors import RulesError
 
 SEATS: tuple[str, ...] = ("N", "E", "S", "W")
 
+# Upper bounds of the numeric knobs: generous against what real events play (the seed texts and
+# RULES.md name 8–12 deals, targets of 101–500, lone doubles of 25/50/75, minimums of 13 and
+# 25), and small enough that a protocol, its print page and its PDF stay a few pages long.
+MAX_DEALS = 100
+MAX_TARGET = 1000
+MAX_BONUS = 200
+MAX_MIN_RECORD = 100
+#: deal entries (redeals included) a match to a target may hold: simulated matches to 1,000
+#: take at most about 125; a match not over by then is not a match anyone plays
+MAX_TARGET_ENTRIES = 300
+
 Scoring = Literal["winner_takes_losers", "winner_takes_all", "losers_record_own"]
 
 
@@ -69,6 +80,14 @@ class Rules:
     def has_boneyard(self) -> bool:
         return self.players * self.hand_size < 28
 
+    @property
+    def deal_limit(self) -> int:
+        """The most deal entries (redeals included) one match may hold: twice the counted deals
+        under ``end: deals`` (a redeal per deal is already far more than real play gives),
+        ``MAX_TARGET_ENTRIES`` for a match to a target. The engine refuses a deal beyond it
+        (``too_many_deals``), so a protocol, its pages and its storage stay bounded."""
+        return 2 * self.deals if self.end == "deals" else MAX_TARGET_ENTRIES
+
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
@@ -116,16 +135,18 @@ KNOBS: dict[str, Knob] = {
                      "«Рыба» при равенстве: «яйца» переносятся или не считается",
                      choices=("eggs", "void")),
     "bonus_zero": Knob(int, "Value of a hand holding only 0:0 (null: its pips)",
-                       "Сколько стоит один 0:0 на руках (null — по очкам)", low=0, nullable=True),
+                       "Сколько стоит один 0:0 на руках (null — по очкам)", low=0,
+                       high=MAX_BONUS, nullable=True),
     "bonus_six": Knob(int, "Value of a hand holding only 6:6 (null: its pips)",
-                      "Сколько стоит один 6:6 на руках (null — по очкам)", low=0, nullable=True),
+                      "Сколько стоит один 6:6 на руках (null — по очкам)", low=0,
+                      high=MAX_BONUS, nullable=True),
     "bonus_both": Knob(int, "Value of a hand holding only 0:0 and 6:6 (null: its pips)",
                        "Сколько стоят только 0:0 и 6:6 на руках (null — по очкам)",
-                       low=0, nullable=True),
+                       low=0, high=MAX_BONUS, nullable=True),
     "bonus_on_fish": Knob(bool, "Lone-double values apply in a fish too",
                           "Особая стоимость дублей и при «рыбе»"),
     "min_record": Knob(int, "Smallest amount that is written (0: none)",
-                       "Минимум для записи (0 — нет)", low=0),
+                       "Минимум для записи (0 — нет)", low=0, high=MAX_MIN_RECORD),
     "min_record_scope": Knob(str, "Minimum applies only to open the record, or always",
                              "Минимум только для начала записи или всегда",
                              choices=("opening", "always")),
@@ -135,8 +156,10 @@ KNOBS: dict[str, Knob] = {
     "end": Knob(str, "End of the match: fixed deals, first to the target wins, or loses",
                 "Конец партии: число раздач, до цели (выигрыш) или до цели (проигрыш, «козёл»)",
                 choices=("deals", "target_wins", "target_loses")),
-    "deals": Knob(int, "Counted deals in a match (end: deals)", "Раздач в партии", low=1),
-    "target": Knob(int, "Target total (end: target_*)", "Сумма очков для конца партии", low=1),
+    "deals": Knob(int, "Counted deals in a match (end: deals)", "Раздач в партии", low=1,
+                  high=MAX_DEALS),
+    "target": Knob(int, "Target total (end: target_*)", "Сумма очков для конца партии", low=1,
+                   high=MAX_TARGET),
     "time_tie": Knob(str, "Time is up with equal totals: a draw, or play on until it breaks",
                      "Время вышло при равном счёте: ничья или доигрывание",
                      choices=("draw", "extra_deal")),

@@ -41,6 +41,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.limits import body_limit
 from scoring import selectors, services
 from scoring.errors import Conflict, NotAllowed, ScoringError
 from scoring.models import SEATS, Match
@@ -284,6 +285,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         responses={201: DealOutSerializer, **_WRITE_ERRORS},
         parameters=[_key("deal", " (or after that deal was deleted)")],
     )
+    @body_limit("DEAL_MAX_BYTES")
     @action(detail=True, methods=["get", "post"], url_path="deals")
     def deals(self, request: Request, pk: str) -> Response:
         if request.method == "GET":
@@ -301,6 +303,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         return self._run(call)
 
     @extend_schema(request=DealInSerializer, responses={200: VerdictOutSerializer, **_ERRORS})
+    @body_limit("DEAL_MAX_BYTES")
     @action(detail=True, methods=["post"], url_path="deals/preview")
     def preview(self, request: Request, pk: str) -> Response:
         def call() -> Response:
@@ -325,6 +328,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(
         methods=["DELETE"], request=None, responses={200: MatchOutSerializer, **_WRITE_ERRORS}
     )
+    @body_limit("DEAL_MAX_BYTES")
     @action(detail=True, methods=["patch", "delete"], url_path=r"deals/(?P<n>\d+)")
     def last_deal(self, request: Request, pk: str, n: str) -> Response:
         def call() -> Response:

@@ -7,12 +7,12 @@ legal is for the services to say, through the rules engine; a form never judges 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from config.inputs import BadJSON, load_json
 from scoring.sheet import seat_label
 
 RESULT_CHOICES = [
@@ -115,11 +115,14 @@ class CorrectionForm(forms.Form):
             if not line.strip():
                 continue
             try:
-                out.append(json.loads(line))
-            except ValueError as err:
-                raise forms.ValidationError(
-                    _("Line %(n)s is not a JSON object."), params={"n": number}, code="bad_json"
-                ) from err
+                out.append(load_json(line))
+            except BadJSON as err:
+                # too deep or NUL says so; anything else is "not JSON"
+                if err.code == "bad_json":
+                    message = _("Line %(n)s is not a JSON object.") % {"n": number}
+                else:
+                    message = _("Line %(n)s: %(problem)s") % {"n": number, "problem": err.message}
+                raise forms.ValidationError(message, code=err.code) from err
         return out
 
 

@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from config.inputs import validate_name
 from rules import Rules, RulesError, make_rules
 
 SEATS: tuple[str, ...] = ("N", "E", "S", "W")
@@ -35,8 +36,8 @@ class Match(models.Model):
         SUBMITTED = "submitted", _("Submitted")
         CONFIRMED = "confirmed", _("Confirmed")
 
-    label = models.CharField(_("label"), max_length=200, blank=True)
-    table = models.CharField(_("table"), max_length=50, blank=True)
+    label = models.CharField(_("label"), max_length=200, blank=True, validators=[validate_name])
+    table = models.CharField(_("table"), max_length=50, blank=True, validators=[validate_name])
     seat_n = models.ForeignKey(
         "tournaments.Player", verbose_name=_("seat N"), null=True, blank=True,
         on_delete=models.PROTECT, related_name="+",

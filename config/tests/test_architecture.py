@@ -20,16 +20,19 @@ MAX_LINES = 400
 # the longest prefix listed here. Third-party packages are free, except that the pure packages
 # must not import Django (checked below).
 SHARED = ("tournaments.models", "tournaments.errors", "tournaments.access", "tournaments.http",
-          "tournaments.selectors")  # fmt: skip
+          "tournaments.selectors", "config.inputs", "config.parsers", "config.limits")  # fmt: skip
 PURE = ("tournaments.pairing", "tournaments.standings")
+# Leaves of config that check input before anything reads it (JSON depth, NUL, invisible
+# characters in names); they import nothing of the project, so every app may use them.
+INPUTS = ("config.inputs", "config.parsers", "config.limits")
 ALLOWED: dict[str, tuple[str, ...]] = {
     "rules": (),
     "tournaments.pairing": (),
     "tournaments.standings": (),
     "accounts": ("config.throttling",),
-    "scoring": ("rules", "accounts"),
+    "scoring": ("rules", "accounts", *INPUTS),
     # the tournaments app's shared layer: models, errors, who may do what, the base of pages
-    "tournaments.models": ("rules",),
+    "tournaments.models": ("rules", *INPUTS),
     "tournaments.errors": (),
     "tournaments.access": ("accounts", "tournaments.models", "tournaments.errors"),
     "tournaments.selectors": ("tournaments.models",),

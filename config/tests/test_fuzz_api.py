@@ -263,3 +263,93 @@ def test_a_body_django_refuses_to_read_is_a_coded_400(api, match) -> None:
         assert response.status_code == 400
         assert response["Content-Type"].startswith("application/json")
         assert [e["code"] for e in response.json()["errors"]] == ["malformed_request"]
+
+
+# --- every knob's bounds, every JSON endpoint's depth and size ----------------------------------
+
+from rules import KNOBS  # noqa: E402
+
+NUMBER_KNOBS = sorted(name for name, knob in KNOBS.items() if knob.kind is int)
+
+
+@FUZZ
+@given(name=st.sampled_from(NUMBER_KNOBS), above=st.integers(min_value=1, max_value=2**70))
+def test_every_knob_beyond_its_bound_is_refused_by_the_api(api, name, above) -> None:
+    """No number knob takes a value past its bound, however it is sent: a 400 ``bad_option``
+    naming ``rules_options``, and no match is made."""
+    high = KNOBS[name].high
+    assert high is not None
+    before = Match.objects.count()
+    for preset in ("sport", "kozel"):
+        body = {"rules_preset": preset, "rules_options": {name: high + above}}
+        response = api.post("/api/v1/matches/", json.dumps(body), content_type="application/json")
+        check_api_answer(response)
+        assert response.status_code == 400, (name, response.content)
+        assert [e["code"] for e in response.json()["errors"]] == ["bad_option"]
+    assert Match.objects.count() == before
+
+
+def _json_endpoints(match: Match) -> list[str]:
+    """Every API route that reads a JSON body, from the schema served (none is left out)."""
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    found = []
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            content = (operation.get("requestBody") or {}).get("content") or {}
+            if method in ("post", "put", "patch") and "application/json" in content:
+                found.append((method.upper(), path.replace("{id}", str(match.pk))
+                              .replace("{n}", "2")))  # fmt: skip
+    assert len(found) > 20
+    return found
+
+
+@settings(FUZZ, max_examples=15)  # × every JSON endpoint: about 350 requests
+@given(depth=st.integers(min_value=33, max_value=20_000),
+       opener=st.sampled_from(["[", '{"a":']), anonymous=st.booleans())  # fmt: skip
+def test_deep_json_is_a_400_on_every_json_endpoint(api, match, depth, opener, anonymous) -> None:
+    closer = "]" if opener == "[" else "}"
+    body = opener * depth + "1" + closer * depth
+    client = Client() if anonymous else api
+    for method, path in _json_endpoints(match):
+        response = client.generic(method, path, body, content_type="application/json")
+        check_api_answer(response)
+        # refused before anything is read: too large for a deal endpoint (413), or by the
+        # parser (400 too_deep); an anonymous write may be a 401 first
+        assert response.status_code in (400, 401, 403, 404, 405, 413), (path, response.status_code)
+        expected = {400: ["too_deep"], 413: ["too_large"]}.get(response.status_code)
+        if expected:
+            assert [e["code"] for e in response.json()["errors"]] == expected, path
+
+
+@settings(FUZZ, max_examples=5)
+@given(extra=st.integers(min_value=1, max_value=2**16))
+def test_a_body_past_the_limit_is_a_413_on_every_json_endpoint(api, match, extra) -> None:
+    from django.conf import settings
+
+    for method, path in _json_endpoints(match):
+        limit = (settings.DEAL_MAX_BYTES if "/deals" in path else
+                 settings.ARCHIVE_MAX_BYTES if path.endswith("/import/") else
+                 settings.REQUEST_MAX_BYTES)  # fmt: skip
+        if limit > 4 * 2**20:
+            continue  # the archive's 64 MB: its own test, with a smaller setting
+        body = json.dumps({"pad": "x" * (limit + extra)})
+        response = api.generic(method, path, body, content_type="application/json")
+        assert response.status_code == 413, (path, response.status_code)
+        assert [e["code"] for e in response.json()["errors"]] == ["too_large"], path
+    assert Match.objects.get(pk=match.pk).deals.count() == 2
+
+
+@FUZZ
+@given(text=st.text(min_size=1, max_size=20), where=st.integers(min_value=0, max_value=20))
+def test_nul_anywhere_in_a_deal_is_a_400_that_stores_nothing(api, match, text, where) -> None:
+    deal = sport_deals()[2]
+    poisoned = text[:where] + "\x00" + text[where:]
+    for body in (deal | {"by": poisoned}, deal | {"hands": {poisoned: "1:1"}},
+                 deal | {"declared": {"NS": 1, poisoned: 2}}):  # fmt: skip
+        response = api.post(f"/api/v1/matches/{match.pk}/deals/", json.dumps(body),
+                            content_type="application/json")  # fmt: skip
+        check_api_answer(response)
+        assert response.status_code == 400
+    assert Match.objects.get(pk=match.pk).deals.count() == 2

@@ -38,6 +38,8 @@ class Judge(DealScoring):
         try:
             if state.finished:
                 raise _Refused([Problem("deal_after_end", {"end": state.end})])
+            if n > self.rules.deal_limit:
+                raise _Refused([Problem("too_many_deals", {"limit": self.rules.deal_limit})])
             record = self._read(deal)
             self._check_structure(record)
             leader = self._check_consistency(state, record)

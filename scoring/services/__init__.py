@@ -83,8 +83,10 @@ from scoring.services.permissions import (
     visible_matches,
 )
 from scoring.services.seating import KEEP, discard_blank, reseat
+from scoring.services.state import DEAL_KEYS
 
 __all__ = [
+    "DEAL_KEYS",
     "EDITABLE",
     "EVENT_SCOPES",
     "KEEP",

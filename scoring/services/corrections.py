@@ -10,13 +10,20 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from rules import Judge
 from scoring.errors import Conflict, DealRefused, NotAllowed, ScoringError, error, problem_item
 from scoring.models import Deal, Match, MatchVersion
 from scoring.services.guards import _check_version, _lock
 from scoring.services.history import _history_row
 from scoring.services.idempotency import change_after, same_deal
 from scoring.services.permissions import User, can_correct
-from scoring.services.state import _apply_state, _clean_record, _Fold, _judge, _protocol
+from scoring.services.state import (
+    _apply_state,
+    _check_deal_count,
+    _clean_record,
+    _Fold,
+    _protocol,
+)
 from scoring.signals import protocol_corrected
 
 
@@ -58,8 +65,10 @@ def correct(
             )
         if not isinstance(deals, Sequence) or isinstance(deals, str | bytes) or not deals:
             raise ScoringError.one("bad_deals", _("Give the corrected list of deals."), "deals")
+        rules = match.get_rules()
+        _check_deal_count(rules, len(deals), "deals")
         records = [_clean_record(d) for d in deals]
-        judge = _judge(match)
+        judge = Judge(rules)
         state = judge.start()
         verdicts = [judge.judge(state, record) for record in records]
         problems = [problem_item(p, f"deals.{i}") for i, v in enumerate(verdicts) for p in v.errors]

@@ -13,9 +13,11 @@ from typing import Any
 
 from django.contrib.auth.hashers import check_password, make_password
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from config.inputs import validate_name
 from rules import Judge, Rules, RulesError, make_rules
 from scoring.errors import Conflict, NotAllowed, ScoringError, error, problem_item
 from scoring.models import SEATS, CreationKey, Match, MatchVersion
@@ -158,6 +160,7 @@ def _prepare(
                               else "rules_options")  # fmt: skip
                 raise ScoringError([problem_item(err.problem) | {"field": field_name}]) from err
         rules, stored = resolved[key]
+        _check_names(spec)
         referee = spec.referee
         if not desk:
             if referee is not None and referee.pk != user.pk:
@@ -184,6 +187,15 @@ def _prepare(
         _apply_state(match, Judge(rules).start())
         prepared.append((match, seat_ids))
     return prepared
+
+
+def _check_names(spec: MatchSpec) -> None:
+    """The label and table are shown on every page and printed: no invisible characters."""
+    for name in ("label", "table"):
+        try:
+            validate_name(getattr(spec, name))
+        except ValidationError as err:
+            raise ScoringError.one(err.code or "invalid", err.messages[0], name) from err
 
 
 def _seat_ids(rules: Rules, seats: Mapping[str, Any]) -> dict[str, int | None]:

@@ -11,7 +11,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from rules import DealVerdict, Judge, MatchState
+from config.inputs import BadJSON, check_json
+from rules import DealVerdict, Judge, MatchState, Rules
 from scoring.errors import DealRefused, problem_item
 from scoring.models import Deal, Match
 
@@ -70,10 +71,44 @@ def _refused(verdict: DealVerdict, prefix: str | None = None) -> DealRefused:
     return DealRefused([problem_item(p, prefix) for p in verdict.errors])
 
 
+#: the keys of a deal record (RULES.md sections 5 and 13); nothing else is stored
+DEAL_KEYS = frozenset({"result", "by", "leader", "hands", "pips", "lead_tile", "last_tiles",
+                       "boneyard", "declared", "time_up"})  # fmt: skip
+#: keys a request may carry beside the record: they steer the write and are not stored
+REQUEST_KEYS = frozenset({"client_id", "expected_version"})
+
+
 def _clean_record(deal: Any) -> dict[str, Any]:
+    """The record to judge and store: only the contract's keys (any other key is refused, so
+    nothing unknown is ever stored), JSON of a sane depth without NUL (``config.inputs``)."""
     if not isinstance(deal, Mapping):
         raise DealRefused.one("bad_deal", _("A deal must be an object."), "deal")
-    return {k: v for k, v in deal.items() if k not in ("client_id", "expected_version")}
+    record = {k: v for k, v in deal.items() if k not in REQUEST_KEYS}
+    unknown = sorted(str(k) for k in record if k not in DEAL_KEYS)
+    if unknown:
+        name = unknown[0][:40].replace("\x00", "")
+        raise DealRefused.one(
+            "unknown_field",
+            _("A deal has no field “%(name)s”; its fields are %(known)s.")
+            % {"name": name, "known": ", ".join(sorted(DEAL_KEYS))},
+            name,
+        )  # fmt: skip
+    try:
+        check_json(record)
+    except BadJSON as err:
+        raise DealRefused.one(err.code, err.message, "deal") from err
+    return record
+
+
+def _check_deal_count(rules: Rules, count: int, field: str | None = None) -> None:
+    """Refuses a protocol of more deals than ``rules.deal_limit`` before judging any of them."""
+    if count > rules.deal_limit:
+        raise DealRefused.one(
+            "too_many_deals",
+            _("A match holds at most %(limit)s deals under these rules.")
+            % {"limit": rules.deal_limit},
+            field,
+        )  # fmt: skip
 
 
 def _deal_json(deal: Deal | None) -> dict[str, Any] | None:

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
+from config.limits import body_limit
 from scoring import services
 from scoring.errors import ScoringError
 from scoring.forms import DealForm
@@ -63,6 +64,7 @@ class SheetView(MatchView):
         )
 
 
+@body_limit("DEAL_MAX_BYTES")
 class PreviewView(MatchView):
     """POST the deal form → the verdict it would get (JSON with an HTML panel). Stores nothing."""
 
@@ -76,6 +78,7 @@ class PreviewView(MatchView):
         return JsonResponse({"ok": verdict.ok, "html": self.verdict_html(verdict)})
 
 
+@body_limit("DEAL_MAX_BYTES")
 class RecordView(MatchView):
     """POST the deal form → the deal stored (once per client_id) or the reasons it was not."""
 

@@ -21,12 +21,14 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.limits import body_limit
+from config.parsers import JSONParser
 from tournaments import access
 from tournaments.archive import export, importer, reader
 from tournaments.errors import NotAllowed, TournamentError
@@ -71,6 +73,7 @@ class ArchiveAPIView(APIView):
         return response
 
 
+@body_limit("ARCHIVE_MAX_BYTES")
 class ArchiveImportAPIView(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = [ArchiveJSONParser, MultiPartParser]

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from rules import Judge, RulesError, make_rules
 from scoring.models import Match
+from scoring.services import DEAL_KEYS
 from tournaments.models import Round, Sanction
 
 #: statuses that say the protocol's result is final (and is counted in the standings)
@@ -126,7 +127,16 @@ def check_protocol(problems: Problems, item: Mapping[str, Any], fields: dict[str
     verdicts = []
     won: dict[str, int] = {}
     for i, deal in enumerate(deals):
-        verdict = judge.judge(state, deal.get("record"))
+        record = deal.get("record")
+        if isinstance(record, Mapping) and not set(record) <= DEAL_KEYS:
+            # the protocol stores only the contract's keys (scoring refuses any other)
+            problems.problem("bad_value", _("Match %(match)s, deal %(n)s: a deal has only the "
+                                            "fields %(known)s.")
+                             % {"match": match_name(item), "n": i + 1,
+                                "known": ", ".join(sorted(DEAL_KEYS))},
+                             f"{where}.deals[{i}].record")  # fmt: skip
+            return []
+        verdict = judge.judge(state, record)
         if not verdict.ok:
             problem = verdict.errors[0]
             problems.problem("illegal_deal", _("Match %(match)s, deal %(n)s: %(problem)s")

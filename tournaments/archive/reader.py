@@ -14,7 +14,6 @@ importer retakes the snapshots. Usernames are collected (``Plan.usernames``), ne
 from __future__ import annotations
 
 import datetime as dt
-import json
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -24,6 +23,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
+from config.inputs import BadJSON, load_json
 from rules import Judge, RulesError, make_rules
 from tournaments.archive.format import (
     BOOL,
@@ -299,8 +299,11 @@ def _check_meaning(reader: _Reader, plan: Plan, data: Mapping[str, Any]) -> None
 def load_file(content: bytes | str) -> Any:
     """Parse uploaded archive text; a file that is not JSON is refused with ``not_archive``."""
     try:
-        return json.loads(content)
-    except (ValueError, UnicodeDecodeError) as err:
+        return load_json(content)
+    except BadJSON as err:
+        if err.code != "bad_json":  # too deep, or text the database cannot store
+            raise TournamentError.one(err.code, err.message, "file") from err
         raise TournamentError.one(
-            "not_archive", _("The file is not JSON: %(detail)s") % {"detail": err}, "file"
+            "not_archive", _("The file is not JSON: %(detail)s") % {"detail": err.__cause__},
+            "file",
         ) from err

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
@@ -21,13 +22,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views import View
 
+from config.limits import body_limit
 from tournaments import access
 from tournaments.archive import export, importer, reader
 from tournaments.errors import TournamentError
 from tournaments.http import ManageView
-
-#: the largest archive a page accepts (the command line has no limit)
-MAX_BYTES = 64 * 1024 * 1024
 
 
 class ArchiveForm(forms.Form):
@@ -48,6 +47,8 @@ class ArchiveDownloadView(ManageView):
         return response
 
 
+# the form's own overhead beside the file (the file itself is checked below, with a message)
+@body_limit("ARCHIVE_MAX_BYTES")
 class ArchiveImportView(LoginRequiredMixin, View):
     template = "tournaments/archive/import.html"
 
@@ -67,10 +68,11 @@ class ArchiveImportView(LoginRequiredMixin, View):
             return self.get(request, form, status=400)
         upload = form.cleaned_data["file"]
         try:
-            if upload.size > MAX_BYTES:
+            limit = settings.ARCHIVE_MAX_BYTES
+            if upload.size > limit:
                 raise TournamentError.one(
                     "too_large",
-                    _("The file is larger than %(mb)s MB.") % {"mb": MAX_BYTES // 2**20},
+                    _("The file is larger than %(mb)s MB.") % {"mb": limit // 2**20},
                     "file",
                 )
             raw = upload.read()

@@ -28,7 +28,12 @@ from tournaments import access
 from tournaments.discipline import services
 from tournaments.errors import NotAllowed
 from tournaments.http import API_ERRORS, respond
-from tournaments.models import Sanction, Tournament
+from tournaments.models import (
+    MAX_SANCTION_GAME_POINTS,
+    MAX_SANCTION_MATCH_POINTS,
+    Sanction,
+    Tournament,
+)
 
 
 class SanctionSerializer(serializers.ModelSerializer):
@@ -53,10 +58,12 @@ class SanctionInSerializer(serializers.Serializer):
     player = serializers.IntegerField(required=False, allow_null=True, default=None)
     round_number = serializers.IntegerField(min_value=1)
     kind = serializers.ChoiceField(choices=Sanction.Kind.choices)
-    match_points = serializers.IntegerField(min_value=0, default=0)
+    match_points = serializers.IntegerField(min_value=0, max_value=MAX_SANCTION_MATCH_POINTS,
+                                            default=0)  # fmt: skip
     game_points = serializers.IntegerField(
-        min_value=0, default=0, help_text="cards: 0 deducts the tournament's points for the card"
-    )
+        min_value=0, max_value=MAX_SANCTION_GAME_POINTS, default=0,
+        help_text="cards: 0 deducts the tournament's points for the card",
+    )  # fmt: skip
     table = serializers.IntegerField(
         min_value=1, required=False, allow_null=True, default=None,
         help_text="a forfeit: the table the entry did not play (checked when given)",

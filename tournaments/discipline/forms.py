@@ -7,7 +7,14 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Entry, Player, Sanction, Tournament
+from tournaments.models import (
+    MAX_SANCTION_GAME_POINTS,
+    MAX_SANCTION_MATCH_POINTS,
+    Entry,
+    Player,
+    Sanction,
+    Tournament,
+)
 
 
 class SanctionForm(forms.Form):
@@ -21,9 +28,11 @@ class SanctionForm(forms.Form):
     round_number = forms.IntegerField(label=_("Round"), min_value=1)
     kind = forms.ChoiceField(label=_("Kind"), choices=Sanction.Kind.choices)
     match_points = forms.IntegerField(label=_("Match points deducted"), min_value=0,
-                                      required=False, initial=0)  # fmt: skip
+                                      max_value=MAX_SANCTION_MATCH_POINTS, required=False,
+                                      initial=0)  # fmt: skip
     game_points = forms.IntegerField(
-        label=_("Points deducted"), min_value=0, required=False, initial=0,
+        label=_("Points deducted"), min_value=0, max_value=MAX_SANCTION_GAME_POINTS,
+        required=False, initial=0,
         help_text=_("Cards: empty or 0 deducts what the tournament sets for the card."),
     )  # fmt: skip
     table = forms.IntegerField(

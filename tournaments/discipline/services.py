@@ -19,6 +19,8 @@ from django.utils.translation import gettext as _
 from tournaments.access import User, can_judge
 from tournaments.errors import Conflict, NotAllowed, TournamentError
 from tournaments.models import (
+    MAX_SANCTION_GAME_POINTS,
+    MAX_SANCTION_MATCH_POINTS,
     Entry,
     PairingEntry,
     Sanction,
@@ -50,6 +52,12 @@ def record_sanction(
                              % {"n": tournament.rounds}, "round_number"))  # fmt: skip
         if match_points < 0 or game_points < 0:
             problems.append(("bad_points", _("A deduction cannot be negative."), "game_points"))
+        # checked here, not by the database: a number past the column's range is a 400
+        for name, value, most in (("match_points", match_points, MAX_SANCTION_MATCH_POINTS),
+                                  ("game_points", game_points, MAX_SANCTION_GAME_POINTS)):
+            if value > most:
+                problems.append(("bad_points", _("A deduction is at most %(n)s.") % {"n": most},
+                                 name))  # fmt: skip
         if kind == Sanction.Kind.DEDUCTION and not (match_points or game_points):
             problems.append(("bad_points", _("Give the points to deduct."), "game_points"))
         player = None

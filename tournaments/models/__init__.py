@@ -18,10 +18,16 @@ from tournaments.models.registration import (
     Tournament,
     default_tie_breaks,
 )
-from tournaments.models.results import Sanction, Standing
+from tournaments.models.results import (
+    MAX_SANCTION_GAME_POINTS,
+    MAX_SANCTION_MATCH_POINTS,
+    Sanction,
+    Standing,
+)
 from tournaments.models.rounds import Pairing, PairingEntry, Round
 
 __all__ = [
-    "TIE_BREAKS", "ArchiveImport", "Club", "Entry", "EntryAbsence", "Pairing", "PairingEntry",
-    "Player", "Round", "Sanction", "Standing", "Tournament", "default_tie_breaks",
+    "MAX_SANCTION_GAME_POINTS", "MAX_SANCTION_MATCH_POINTS", "TIE_BREAKS", "ArchiveImport", "Club",
+    "Entry", "EntryAbsence", "Pairing", "PairingEntry", "Player", "Round", "Sanction", "Standing",
+    "Tournament", "default_tie_breaks",
 ]

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from config.inputs import validate_name
 from rules import Rules, RulesError, make_rules
 
 #: tie-breaks an organiser may order (``tournaments.standings`` computes them); the seeded lot
@@ -42,8 +43,8 @@ def default_tie_breaks(preset: str) -> list[str]:
 
 
 class Club(models.Model):
-    name = models.CharField(_("name"), max_length=200, unique=True)
-    city = models.CharField(_("city"), max_length=100, blank=True)
+    name = models.CharField(_("name"), max_length=200, unique=True, validators=[validate_name])
+    city = models.CharField(_("city"), max_length=100, blank=True, validators=[validate_name])
 
     class Meta:
         ordering = ["name"]
@@ -55,8 +56,9 @@ class Club(models.Model):
 
 
 class Player(models.Model):
-    last_name = models.CharField(_("last name"), max_length=100)
-    first_name = models.CharField(_("first name"), max_length=100, blank=True)
+    last_name = models.CharField(_("last name"), max_length=100, validators=[validate_name])
+    first_name = models.CharField(_("first name"), max_length=100, blank=True,
+                                  validators=[validate_name])  # fmt: skip
     club = models.ForeignKey(
         Club,
         verbose_name=_("club"),
@@ -112,10 +114,10 @@ class Tournament(models.Model):
         SEED = "seed", _("by seed (top half against bottom half)")
         LOT = "lot", _("by lot")
 
-    name = models.CharField(_("name"), max_length=200)
+    name = models.CharField(_("name"), max_length=200, validators=[validate_name])
     start_date = models.DateField(_("start date"), null=True, blank=True)
     end_date = models.DateField(_("end date"), null=True, blank=True)
-    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    venue = models.CharField(_("venue"), max_length=200, blank=True, validators=[validate_name])
     rules_preset = models.CharField(_("rules preset"), max_length=50, default="sport")
     rules_options = models.JSONField(_("rule overrides"), default=dict, blank=True)
     format = models.CharField(
@@ -219,7 +221,9 @@ class Tournament(models.Model):
             field = "rules_preset" if err.problem.extra.get("option") == "preset" else (
                 "rules_options")
             lang = "ru" if get_language() == "ru" else "en"
-            raise ValidationError({field: err.problem.message(lang)}, code=err.code) from err
+            raise ValidationError(
+                {field: ValidationError(err.problem.message(lang), code=err.code)}
+            ) from err
 
 
 class Entry(models.Model):
@@ -232,7 +236,7 @@ class Entry(models.Model):
     tournament = models.ForeignKey(
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="entries"
     )
-    name = models.CharField(_("name"), max_length=200)
+    name = models.CharField(_("name"), max_length=200, validators=[validate_name])
     players = models.ManyToManyField(
         Player, verbose_name=_("players"), blank=True, related_name="entries"
     )

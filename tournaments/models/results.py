@@ -3,12 +3,18 @@ snapshot taken when a round is finished."""
 
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.registration import Entry, Player, Tournament
 from tournaments.models.rounds import Pairing, Round
+
+#: the largest deductions one sanction may make: far beyond any event (a match is worth a few
+#: match points and at most a few thousand points) and well inside the columns' ranges
+MAX_SANCTION_MATCH_POINTS = 1000
+MAX_SANCTION_GAME_POINTS = 100_000
 
 
 class Sanction(models.Model):
@@ -40,8 +46,13 @@ class Sanction(models.Model):
     )  # fmt: skip
     round_number = models.PositiveSmallIntegerField(_("round"))
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
-    match_points = models.PositiveSmallIntegerField(_("match points deducted"), default=0)
-    game_points = models.PositiveIntegerField(_("points deducted"), default=0)
+    match_points = models.PositiveSmallIntegerField(
+        _("match points deducted"), default=0,
+        validators=[MaxValueValidator(MAX_SANCTION_MATCH_POINTS)],
+    )  # fmt: skip
+    game_points = models.PositiveIntegerField(
+        _("points deducted"), default=0, validators=[MaxValueValidator(MAX_SANCTION_GAME_POINTS)]
+    )
     #: a forfeit: the table the offender did not play
     pairing = models.ForeignKey(
         Pairing, verbose_name=_("table"), null=True, blank=True, on_delete=models.PROTECT,

@@ -28,11 +28,13 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.roles import ORGANISER, has_role
+from config.limits import body_limit
+from config.parsers import JSONObjectField, JSONParser
 from tournaments import access
 from tournaments.errors import NotAllowed
 from tournaments.http import API_ERRORS, respond
@@ -42,7 +44,7 @@ from tournaments.registration import csv_import, selectors, services
 
 class EntrySerializer(serializers.ModelSerializer):
     players = serializers.StringRelatedField(many=True)
-    club = serializers.StringRelatedField()
+    club = serializers.StringRelatedField(allow_null=True)
     absent_rounds = serializers.SerializerMethodField()
 
     class Meta:
@@ -55,6 +57,7 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 class TournamentSerializer(serializers.ModelSerializer):
+    rules_options = JSONObjectField(required=False, help_text="knob: value overrides")
     entries = EntrySerializer(many=True, read_only=True)
     tie_break_order = serializers.ListField(read_only=True)
 
@@ -116,6 +119,19 @@ def _chief_referees(tournament: Tournament) -> Response:
     return Response(ChiefRefereesOutSerializer({"chief_referees": chiefs}).data)
 
 
+class ImportInSerializer(serializers.Serializer):
+    file = serializers.FileField(required=False, help_text="a CSV file (multipart)")
+    csv = serializers.CharField(required=False, help_text="or the CSV text itself")
+
+
+class EntriesImportedSerializer(serializers.Serializer):
+    clubs = serializers.IntegerField()
+    players = serializers.IntegerField()
+    entries = serializers.IntegerField()
+    teams = serializers.IntegerField()
+    created = serializers.JSONField(help_text="what was created, by kind")
+
+
 class ClubSerializer(serializers.ModelSerializer):
     class Meta:
         model = Club
@@ -169,6 +185,8 @@ class TournamentBaseViewSet(
 
         return respond(call)
 
+    @extend_schema(methods=["GET"], request=None, responses={200: EntrySerializer(many=True)})
+    @extend_schema(methods=["POST"], request=EntryInSerializer, responses={201: EntrySerializer})
     @action(detail=True, methods=["get", "post"])
     def entries(self, request: Request, pk: str) -> Response:
         tournament = self.get_object()
@@ -183,12 +201,19 @@ class TournamentBaseViewSet(
 
         return respond(call)
 
+    @extend_schema(request={"multipart/form-data": ImportInSerializer,
+                            "application/json": ImportInSerializer},
+                   responses={201: EntriesImportedSerializer})  # fmt: skip
+    @body_limit(csv_import.MAX_BYTES)
     @action(detail=True, methods=["post"], url_path="entries/import",
             parser_classes=[MultiPartParser, FormParser, JSONParser])  # fmt: skip
     def import_entries(self, request: Request, pk: str) -> Response:
         tournament = self.get_object()
         upload = request.FILES.get("file")
-        data: bytes | str = upload.read() if upload else request.data.get("csv", "")
+        body: Any = request.data
+        # the CSV itself is checked by the import (anything but text is a 400 not_text)
+        data = upload.read() if upload else (body.get("csv", "") if isinstance(body, dict)
+                                             else body)  # fmt: skip
 
         def call() -> Response:
             result = csv_import.import_csv(request.user, tournament.pk, data)
@@ -235,6 +260,7 @@ class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
             .select_related("club")
         )
 
+    @extend_schema(request=EntryPatchSerializer, responses={200: EntrySerializer})
     def partial_update(self, request: Request, pk: str) -> Response:
         entry = self.get_object()
         form = EntryPatchSerializer(data=request.data, partial=True)
@@ -246,18 +272,21 @@ class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 
         return respond(call)
 
+    @extend_schema(request=None, responses={200: EntrySerializer})
     @action(detail=True, methods=["post"])
     def withdraw(self, request: Request, pk: str) -> Response:
         entry = self.get_object()
         return respond(lambda: Response(EntrySerializer(
             services.withdraw_entry(request.user, entry.pk)).data))  # fmt: skip
 
+    @extend_schema(request=None, responses={200: EntrySerializer})
     @action(detail=True, methods=["post"])
     def reinstate(self, request: Request, pk: str) -> Response:
         entry = self.get_object()
         return respond(lambda: Response(EntrySerializer(
             services.reinstate_entry(request.user, entry.pk)).data))  # fmt: skip
 
+    @extend_schema(request=AbsenceSerializer, responses={200: EntrySerializer})
     @action(detail=True, methods=["post"])
     def absences(self, request: Request, pk: str) -> Response:
         entry = self.get_object()

@@ -32,10 +32,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts import audit
+from config.inputs import validate_name
 from tournaments.access import User, locked_tournament
 from tournaments.errors import TournamentError, error
 from tournaments.models import Club, Entry, Player, Tournament
@@ -81,6 +83,8 @@ def _bad(line: int, column: str | None, code: str, message: str) -> dict[str, An
 
 
 def _decode(data: bytes | str) -> str:
+    if not isinstance(data, str | bytes):  # a JSON body's "csv" that is not text
+        raise TournamentError.one("not_text", _("Give the CSV as text or as a file."), "csv")
     if isinstance(data, str):
         return data.lstrip("\ufeff")
     if len(data) > MAX_BYTES:
@@ -111,12 +115,22 @@ def _whole(value: str, line: int, column: str, errors: list[dict[str, Any]]) -> 
 
 
 def parse(text: str) -> tuple[list[Row], list[dict[str, Any]]]:
-    """The rows of the file and every problem of a single line."""
+    """The rows of the file and every problem of a single line (a file the csv module cannot
+    read at all, a quote left open, is one problem at the line it stopped)."""
+    try:
+        return _parse(text)
+    except csv.Error as err:
+        line = int(getattr(err, "line", 0) or text.count("\n") + 1)
+        return [], [_bad(line, None, "bad_csv", _("the file cannot be read as CSV."))]
+
+
+def _parse(text: str) -> tuple[list[Row], list[dict[str, Any]]]:
     lines = text.splitlines()
     if not lines or not lines[0].strip():
         return [], [_bad(1, None, "no_header", _("the header row is missing."))]
     delimiter = ";" if lines[0].count(";") > lines[0].count(",") else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    # newline="": the csv module reads line ends itself (a lone "\r" is one too)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     header = [name.strip().lower() for name in next(reader)]
     errors: list[dict[str, Any]] = []
     unknown = [name for name in header if name not in COLUMNS]
@@ -150,6 +164,10 @@ def parse(text: str) -> tuple[list[Row], list[dict[str, Any]]]:
                 errors.append(_bad(line, name, "too_long",
                                    _("%(column)s is longer than %(n)s characters.")
                                    % {"column": name, "n": limit}))
+            try:
+                validate_name(get(name))
+            except ValidationError as err:
+                errors.append(_bad(line, name, "invisible_character", err.messages[0]))
         rows.append(Row(
             line=line, entry=get("entry"), last_name=get("last_name"),
             first_name=get("first_name"), club=get("club"), city=get("city"),

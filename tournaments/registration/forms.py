@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from accounts.roles import CHIEF_REFEREE
+from config.inputs import JSONFormField
 from tournaments.models import TIE_BREAKS, Club, Entry, Tournament
 
 CARD_FIELDS = ("yellow_card_points", "red_card_points")
@@ -28,6 +29,8 @@ class TournamentForm(forms.ModelForm):
             "tie_breaks", "bye_result", "avoid_same_club_until", "first_round",
             "yellow_card_points", "red_card_points", "public",
         ]  # fmt: skip
+        # read with config.inputs.load_json: too deep or NUL is a form error, not a 500
+        field_classes = {"rules_options": JSONFormField}
         widgets = {
             "start_date": forms.DateInput(attrs={"type": "date"}),
             "end_date": forms.DateInput(attrs={"type": "date"}),

@@ -57,9 +57,11 @@ def _locked_entry(entry_id: int) -> Entry:
 
 def _validation_errors(err: ValidationError) -> TournamentError:
     items = []
-    for field, messages in err.message_dict.items():
+    for field, errors in err.error_dict.items():
         name = None if field == "__all__" else field
-        items += [error("invalid", message, name) for message in messages]
+        # the validator's own code where it has one (bad_option, invisible_character …)
+        items += [error(e.code or "invalid", message, name)
+                  for e in errors for message in e.messages]  # fmt: skip
     return TournamentError(items)
 
 
@@ -190,6 +192,13 @@ def _save_entry(entry: Entry, players: list[Player] | None) -> Entry:
     return entry
 
 
+def _new_player(last_name: str, first_name: str, club: Club | None) -> Player:
+    player = Player(last_name=last_name.strip(), first_name=first_name.strip(), club=club)
+    _full_clean(player)
+    player.save()
+    return player
+
+
 def add_entry(
     user: User,
     tournament_id: int,
@@ -212,8 +221,7 @@ def add_entry(
             joins_round=next_round_number(tournament),
         )  # fmt: skip
         players = list(players) + [
-            Player.objects.create(last_name=last, first_name=first, club=club)
-            for last, first in new_players if last.strip()
+            _new_player(last, first, club) for last, first in new_players if last.strip()
         ]
         _check_players(tournament, players, entry)
         saved = _save_entry(entry, players)

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import DetailView, ListView
 
+from config.limits import body_limit
 from rules import catalogue
 from tournaments import access
 from tournaments.errors import TournamentError
@@ -184,6 +185,7 @@ class EntriesView(ManageView):
         return self.get(request, pk, form=form, status=400)
 
 
+@body_limit(csv_import.MAX_BYTES)
 class ImportView(EntriesView):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         form = ImportForm(request.POST, request.FILES)

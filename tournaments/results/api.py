@@ -295,15 +295,17 @@ def history_data(player: Player, history: list[HistoryMatch]) -> dict[str, Any]:
 
 ROUND = OpenApiParameter(
     "round",
-    OpenApiTypes.INT,
-    description="After this published or finished round (default: the latest).",
+    OpenApiTypes.STR,
+    pattern=r"^[0-9]*$",
+    description="After this published or finished round (empty or absent: the latest); a "
+    "round with no results is a 400 ``bad_round``.",
 )
 SCOPE = OpenApiParameter(
     "scope",
     OpenApiTypes.STR,
-    enum=list(display.SCOPES),
-    description="entries (default; teams in a team event), teams (team "
-    "events), players (the players of pairs and teams).",
+    enum=["", *display.SCOPES],
+    description="empty or absent: the default, entries (teams in a team event); entries, "
+    "teams (team events), players (the players of pairs and teams).",
 )
 ERRORS = {400: ResultsErrorsSerializer, 404: ResultsErrorsSerializer}
 

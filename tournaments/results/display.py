@@ -176,8 +176,12 @@ def results_table(
     columns. ``round_number``/``scope`` are checked (TournamentError ``bad_round``/``bad_scope``).
     ``need_ledger`` also loads every round's cells (the crosstable needs them)."""
     rounds = counted_rounds(tournament)
-    chosen = parse_round(round_number, rounds)
-    scope = parse_scope(scope, tournament)
+    return _results_table(tournament, rounds, parse_round(round_number, rounds),
+                          parse_scope(scope, tournament), need_ledger)  # fmt: skip
+
+
+def _results_table(tournament: Tournament, rounds: dict[int, str], chosen: int | None,
+                   scope: str, need_ledger: bool = False) -> Results:  # fmt: skip
     upto = chosen if chosen is not None else (max(rounds) if rounds else None)
     ledger = None
     table = None
@@ -222,9 +226,14 @@ def cached_results_table(
     in a busy hall results change every second, and spectators (``spectator_max_age``) need
     not have each change recomputed for them. Organisers and referees always pass 0.
     """
+    # keyed on what ?round= and ?scope= mean, not on their text: "03", "+3" and " 3" are
+    # round 3 and must not each compute (and store) a table of their own
+    rounds = counted_rounds(tournament)
+    chosen = parse_round(round_number, rounds)
+    scope = parse_scope(scope, tournament)
     stamp = snapshots.results_stamp(tournament)
     created = tournament.created_at.timestamp() if tournament.created_at else 0
-    base = f"results:{tournament.pk}:{created}:{round_number}:{scope}:{get_language()}"
+    base = f"results:{tournament.pk}:{created}:{chosen}:{scope}:{get_language()}"
     key = f"{base}:{stamp}"
     res = cache.get(key)
     if res is not None:
@@ -235,7 +244,7 @@ def cached_results_table(
             recent = cache.get(latest[0])
             if recent is not None and recent.table.source == "live":
                 return recent, latest[0]
-    res = results_table(tournament, round_number, scope)
+    res = _results_table(tournament, rounds, chosen, scope)
     res.ledger = None
     cache.set(key, res, CACHE_SECONDS)
     cache.set(base + ":latest", (key, time.time()), CACHE_SECONDS)

@@ -24,7 +24,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -101,6 +100,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     def _table(self, round_: Round, table: int) -> Pairing:
         return Pairing.objects.get(round=round_, table=table)
 
+    @extend_schema(request=None, responses={200: RoundOutSerializer})
     @action(detail=True, methods=["post"])
     def publish(self, request: Request, pk: str) -> Response:
         round_ = self.get_object()
@@ -114,6 +114,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         return respond(lambda: (services.finish_round(request.user, round_.pk),
                              _round_answer(round_.pk))[1])  # fmt: skip
 
+    @extend_schema(request=None, responses={202: RoundOutSerializer})
     @action(detail=True, methods=["post"])
     def regenerate(self, request: Request, pk: str) -> Response:
         round_ = self.get_object()
@@ -124,6 +125,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 
         return respond(call)
 
+    @extend_schema(request=SwapSerializer, responses={200: RoundOutSerializer})
     @action(detail=True, methods=["post"])
     def swap(self, request: Request, pk: str) -> Response:
         round_ = self.get_object()
@@ -133,6 +135,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         return respond(lambda: (services.swap(request.user, round_.pk, a, b),
                              _round_answer(round_.pk))[1])  # fmt: skip
 
+    @extend_schema(request=LockSerializer, responses={200: RoundOutSerializer})
     @action(detail=True, methods=["post"])
     def lock(self, request: Request, pk: str) -> Response:
         round_ = self.get_object()
@@ -144,6 +147,7 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
                               data["locked"]),
             _round_answer(round_.pk))[1])  # fmt: skip
 
+    @extend_schema(request=RefereeSerializer, responses={200: RoundOutSerializer})
     @action(detail=True, methods=["post"])
     def referee(self, request: Request, pk: str) -> Response:
         round_ = self.get_object()
@@ -160,9 +164,10 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 # No docstring: the schema would take it as the description of every tournament route.
 class TournamentRoundActions:
 
+    @extend_schema(methods=["GET"], request=None,
+                   responses={200: RoundOutSerializer(many=True)})  # fmt: skip
     @extend_schema(methods=["POST"], request=PairRequestSerializer,
-                   responses={202: RoundOutSerializer, **API_ERRORS,
-                              503: OpenApiTypes.OBJECT})  # fmt: skip
+                   responses={202: RoundOutSerializer})  # fmt: skip
     @action(detail=True, methods=["get", "post"], url_path="rounds")
     def rounds(self, request: Request, pk: str) -> Response:
         tournament = self.get_object()

@@ -24,6 +24,7 @@ import logging
 import uuid
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -202,9 +203,16 @@ def regenerate(user: User, round_id: int) -> Round:
     return round_
 
 
-def assign_referee(user: User, pairing_id: int, referee: AbstractBaseUser | None) -> Pairing:
+def assign_referee(user: User, pairing_id: int,
+                   referee: AbstractBaseUser | int | None) -> Pairing:  # fmt: skip
     """The table's referee, on the pairing and in its match in place (the deals stay): while
-    the protocol is in play, not once it is handed in (409)."""
+    the protocol is in play, not once it is handed in (409). ``referee``: a user, a user's id
+    (an unknown one is refused), or None for nobody."""
+    if referee is not None and not isinstance(referee, AbstractBaseUser):
+        found = get_user_model().objects.filter(pk=referee).first()
+        if found is None:
+            raise TournamentError.one("unknown_referee", _("No such referee."), "referee")
+        referee = found
     with transaction.atomic():
         round_id = Pairing.objects.values_list("round_id", flat=True).get(pk=pairing_id)
         round_ = _locked_round(user, round_id, Round.Status.PAIRED, Round.Status.PUBLISHED)

@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
@@ -168,8 +167,7 @@ class RoundActionView(ManageView):
                 services.set_locked(request.user, pairing.pk, action == "lock")
             elif action == "referee":
                 pairing = get_object_or_404(Pairing, pk=int(post["pairing"]), round=round_)
-                referee = (get_user_model().objects.get(pk=int(post["referee"]))
-                           if post.get("referee") else None)  # fmt: skip
+                referee = int(post["referee"]) if post.get("referee") else None
                 services.assign_referee(request.user, pairing.pk, referee)
                 messages.success(request, _("Referee assigned to table %(table)s.")
                                  % {"table": pairing.table})  # fmt: skip
