@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 from django.test import Client, override_settings
-from rest_framework.authtoken.models import Token
 
+from accounts.tokens import issue
 from scoring import services as scoring
 from scoring.models import Deal, Match
 from scoring.tests.helpers import sport_deals
@@ -37,12 +37,13 @@ def world(db: Any) -> dict[str, Any]:
     boss = make_user("boss", "Organiser", "Chief referee")
     tournament = Tournament.objects.create(name="Кубок", rounds=3, public=True)
     tournament.organisers.add(boss)
+    tournament.chief_referees.add(boss)  # he corrects this event's protocols
     a, b, c, d = add_pairs(tournament, 4)
     round_ = play_round(tournament, 1, [(a, b, None), (c, d, (120, 80))])
     match = Pairing.objects.get(round=round_, table=1).match
     for deal in sport_deals()[:2]:
         scoring.record_deal(match.pk, deal, boss)
-    token = Token.objects.create(user=boss).key
+    token = issue(boss)[1]
     return {"boss": boss, "tournament": tournament, "round": round_, "match": match,
             "entry": a, "api": Client(HTTP_AUTHORIZATION=f"Token {token}")}  # fmt: skip
 

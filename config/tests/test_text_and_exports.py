@@ -16,8 +16,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from openpyxl import load_workbook
-from rest_framework.authtoken.models import Token
 
+from accounts.tokens import issue
 from scoring.models import Match
 from tournaments.models import Club, Entry, Player, Tournament
 from tournaments.results import display, exports
@@ -38,7 +38,7 @@ def boss(db: Any) -> Any:
 
 @pytest.fixture
 def api(boss: Any) -> Client:
-    return Client(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=boss).key}")
+    return Client(HTTP_AUTHORIZATION=f"Token {issue(boss)[1]}")
 
 
 def post(client: Client, url: str, body: Any) -> Any:

@@ -10,8 +10,8 @@ anything a second time, or refuses it with a message that says what happened.
 the engine reads them: a key that is absent, ``null`` (and ``time_up`` that is not ``true``) is
 the same as missing; the tiles of a hand or of the boneyard are a set, in any notation (``6:4``,
 ``4-6``, ``[6|4]``, ``[6, 4]``) and order; ``lead_tile`` and ``last_tiles`` are tiles in the
-order written; seats and sides with a ``null`` value are absent. Other keys (a client's notes)
-do not make a deal different. ``deal_identity`` gives that normal form.
+order written; seats and sides with a ``null`` value are absent. Other keys are refused before
+this is asked (``scoring.services.state``). ``deal_identity`` gives that normal form.
 
 **A deal's key** (``client_id`` or the ``Idempotency-Key`` header, a UUID, scoped to the match):
 ``record_deal`` answers a key it has stored with the stored deal when the deal is the same (as
