@@ -121,8 +121,10 @@ def same_deal(a: Any, b: Any) -> bool:
 
 def key_history(match: Match, key: uuid.UUID) -> list[MatchVersion]:
     """The history rows that recorded a deal under ``key``, oldest first."""
+    # only what the callers read: a row's ``protocol`` and ``before`` can be large
     return list(match.history.filter(action=MatchVersion.Action.RECORD_DEAL,
-                                     after__client_id=str(key)).order_by("version"))  # fmt: skip
+                                     after__client_id=str(key))
+                .only("version", "after").order_by("version"))  # fmt: skip
 
 
 def key_conflict(match: Match, n: int, deleted: bool = False) -> Conflict:
