@@ -34,10 +34,8 @@ class SubmitView(MatchView):
                 for item in err.errors:
                     form.add_error(None, item["message"])
             else:
-                if match.version > self.match.version:
-                    messages.success(request, _("The protocol was submitted."))
-                else:  # the form sent again
-                    messages.info(request, _("The protocol had already been submitted."))
+                self.say_done(match, _("The protocol was submitted."),
+                              _("The protocol had already been submitted."))
                 return redirect("scoring:confirm", pk=self.match.pk)
         self.reload()
         return render(request, "scoring/submit.html", self.context(form=form), status=status)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -40,10 +39,8 @@ class CorrectView(LoginRequiredMixin, MatchView):
                 for item in err.errors:
                     form.add_error(None, item["message"])
             else:
-                if match.version > self.match.version:
-                    messages.success(request, _("The protocol was corrected."))
-                else:  # the form sent again
-                    messages.info(request, _("The protocol had already been corrected so."))
+                self.say_done(match, _("The protocol was corrected."),
+                              _("The protocol had already been corrected so."))
                 return redirect("scoring:history", pk=self.match.pk)
         self.reload()
         return render(request, "scoring/correct.html", self.context(form=form), status=status)

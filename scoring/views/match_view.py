@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
@@ -52,6 +53,14 @@ class MatchView(View):
 
     def reload(self) -> None:
         self.match = selectors.get_match(self.match.pk)
+
+    def say_done(self, match: Any, done: str, already: str) -> None:
+        """``done`` when this request changed the protocol, ``already`` when a form sent again
+        found its change made by the first send (the service answers without a new version)."""
+        if match.version > self.match.version:
+            messages.success(self.request, done)
+        else:
+            messages.info(self.request, already)
 
     def sheet(self) -> Sheet:
         url = self.request.build_absolute_uri(reverse("scoring:sheet", args=[self.match.pk]))

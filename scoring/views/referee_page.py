@@ -164,8 +164,6 @@ class DeleteLastView(MatchView):
             for item in getattr(err, "errors", [{"message": _("Bad request.")}]):
                 messages.error(request, item["message"])
         else:
-            if match.version > self.match.version:
-                messages.success(request, _("The last deal was deleted."))
-            else:
-                messages.info(request, _("The last deal had already been deleted."))
+            self.say_done(match, _("The last deal was deleted."),
+                          _("The last deal had already been deleted."))
         return redirect("scoring:sheet", pk=self.match.pk)

@@ -20,7 +20,6 @@ from tournaments.models import (
     Standing,
     Tournament,
 )
-from tournaments.selectors import round_with_pairings
 
 
 @dataclass
@@ -150,11 +149,6 @@ def ranked(entries: Iterable[Entry], records: dict[int, Record]) -> list[Entry]:
         return (-record.score, record.standing or big, entry.seed or big, entry.pk)
 
     return sorted(entries, key=key)
-
-
-def published_rounds(tournament: Tournament) -> list[Round]:
-    published = (Round.Status.PUBLISHED, Round.Status.FINISHED)
-    return list(round_with_pairings(tournament.round_set.filter(status__in=published)))
 
 
 @dataclass
