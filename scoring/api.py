@@ -134,19 +134,28 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return Response(selectors.match_data(self.get_object()))
 
-    def _run(self, call: Callable[[], Response]) -> Response:
+    def _run(self, call: Callable[[], Response], writers_only: bool = False) -> Response:
+        """``call``'s answer, or its refusal as an API answer. A hidden match is not there, for
+        writes too (404). ``writers_only``: the service lets through only the match's writers,
+        who all see it, so visibility is asked only when it refuses: the deals a hall records
+        every second skip that read."""
         try:
-            if "pk" in self.kwargs:  # a hidden match is not there, for writes too
-                # one small read and ``can_see`` (no query for the match's own referee), not the
-                # visibility filter's join, which cost every deal of the hall a few milliseconds
-                match = Match.objects.only("pk", "referee_id").get(pk=self._pk())
-                if not services.can_see(self.request.user, match):
-                    raise Match.DoesNotExist
+            if "pk" in self.kwargs and not writers_only:
+                self._require_visible()
             return call()
         except ScoringError as exc:
+            if writers_only and "pk" in self.kwargs:
+                self._require_visible()
             return _scoring_answer(exc)
         except Match.DoesNotExist as exc:
             raise Http404 from exc
+
+    def _require_visible(self) -> None:
+        # one small read and ``can_see`` (no query for the match's own referee), not the
+        # visibility filter's join, which cost every deal of the hall a few milliseconds
+        match = Match.objects.only("pk", "referee_id").filter(pk=self._pk()).first()
+        if match is None or not services.can_see(self.request.user, match):
+            raise Http404
 
     def _pk(self) -> int:
         return int(self.kwargs["pk"])
@@ -197,7 +206,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             )  # fmt: skip
             return Response(selectors.deal_data(recorded.deal), status=status.HTTP_201_CREATED)
 
-        return self._run(call)
+        return self._run(call, writers_only=True)
 
     @extend_schema(request=DealInSerializer, responses={200: VerdictOutSerializer, **_ERRORS})
     @body_limit("DEAL_MAX_BYTES")
@@ -243,7 +252,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             )  # fmt: skip
             return Response(selectors.deal_data(deal))
 
-        return self._run(call)
+        return self._run(call, writers_only=True)
 
     @extend_schema(request=SubmitInSerializer, responses={200: MatchOutSerializer, **_WRITE_ERRORS})
     @action(detail=True, methods=["post"])

@@ -77,6 +77,10 @@ class Match(models.Model):
     #: deals each side won (legal deals with a winner), e.g. {"NS": 5, "EW": 3}
     deals_won = models.JSONField(_("deals won"), default=dict, blank=True)
     next_leader = models.CharField(_("next leader"), max_length=1, blank=True)
+    #: times deals left the protocol (its last deal deleted, or all replaced by a correction).
+    #: While 0, every key the history knows is a stored deal's, so recording a deal under a new
+    #: key needs no look into the history (``scoring.services.deals``).
+    deals_removed = models.PositiveIntegerField(_("deal removals"), default=0)
     #: hashed PIN of the opposing captain, who may confirm on the referee's phone
     confirm_pin = models.CharField(_("confirmation PIN"), max_length=128, blank=True)
     pin_failures = models.PositiveSmallIntegerField(_("wrong PIN attempts"), default=0)

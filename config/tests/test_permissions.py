@@ -539,6 +539,34 @@ def test_a_chief_referee_of_another_tournament_judges_nothing_of_this_one(world)
         content_type="application/json").status_code == 200  # fmt: skip
 
 
+def test_deal_writes_to_a_hidden_match_are_404_whatever_they_send(world) -> None:
+    """The deal writes skip the visibility read when they succeed (only the match's writers get
+    through, and they see it) and make it when they are refused: a stranger learns nothing of
+    a hidden match from a 403, a 409 or a 400 about his body."""
+    m = world["m_unpublished"]
+    deal = world["deals"][0]
+    sends = [
+        ("post", f"/api/v1/matches/{m}/deals/", deal),
+        ("post", f"/api/v1/matches/{m}/deals/", {**deal, "expected_version": 99}),
+        ("post", f"/api/v1/matches/{m}/deals/", {**deal, "client_id": "not-a-uuid"}),
+        ("post", f"/api/v1/matches/{m}/deals/", [deal]),
+        ("patch", f"/api/v1/matches/{m}/deals/1/", deal),
+        ("delete", f"/api/v1/matches/{m}/deals/1/", {}),
+    ]
+    before = Match.objects.get(pk=m).version
+    for role in ("player", "ref_elsewhere", "chief_other", "org_other"):
+        client = api_client(world, role)
+        for method, url, body in sends:
+            answer = getattr(client, method)(url, body, content_type="application/json")
+            assert answer.status_code == 404, (role, method, body, answer.status_code)
+    assert Match.objects.get(pk=m).version == before
+    # the table's referee sees it: his refusals are told as they are
+    stale = api_client(world, "ref").post(f"/api/v1/matches/{m}/deals/",
+                                          {**deal, "expected_version": 99},
+                                          content_type="application/json")  # fmt: skip
+    assert stale.status_code == 409 and stale.json()["errors"][0]["code"] == "stale_version"
+
+
 # --- reads: who sees what belongs to a tournament ------------------------------------------------
 
 READERS = ("anon", "player", "ref_elsewhere", "ref", "chief_other", "chief", "org_other", "org",

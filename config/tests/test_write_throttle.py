@@ -72,3 +72,22 @@ def test_concurrent_anonymous_writes_never_pass_the_per_address_rate(
                   lambda n: {"username": f"u{n}", "password": "x"})
     assert codes.count(400) == RATE, sorted(codes)
     assert codes.count(429) == SENT - RATE
+
+
+@pytest.mark.django_db
+def test_a_windows_counter_on_redis_expires_with_its_window(redis_cache: Any) -> None:
+    """The count is made in one round trip (SET NX with the expiry, INCR): a counter without
+    its expiry would hold the limit forever once reached."""
+    import redis
+
+    make_user("org", "Organiser")
+    client = Client()
+    client.login(username="org", password="s3cret-pass")
+    server = redis.Redis.from_url(redis_cache.CACHES["default"]["LOCATION"])
+    for n in range(3):
+        assert client.post("/api/v1/clubs/", {"name": f"Клуб {n}"},
+                           content_type="application/json").status_code == 201  # fmt: skip
+    keys = [k for k in server.scan_iter("*throttle_write_user*")]
+    assert len(keys) == 1
+    assert int(server.get(keys[0])) == 3
+    assert 0 < server.ttl(keys[0]) <= 61

@@ -45,7 +45,7 @@ The package owns a match's protocol from creation to correction; this module is 
     corrections     ``correct``
     seating         ``reseat`` (seats and referee in place) and ``discard_blank``
     guards          the match locked and the checks before a change (version, editable, writer)
-    history         the version bump and the ``MatchVersion`` rows
+    history         the version bump and the ``MatchVersion`` rows; ``recount_removals``
     state           the engine's fold of the stored deals and the match's cached totals
 """
 
@@ -68,6 +68,7 @@ from scoring.services.deals import (
     record_deal,
 )
 from scoring.services.guards import EDITABLE
+from scoring.services.history import recount_removals
 from scoring.services.permissions import (
     EVENT_SCOPES,
     EventScope,
@@ -113,6 +114,7 @@ __all__ = [
     "overseen_matches",
     "preview_deal",
     "record_deal",
+    "recount_removals",
     "reseat",
     "set_confirm_pin",
     "submit",

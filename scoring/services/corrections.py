@@ -78,6 +78,7 @@ def correct(
         previous = MatchVersion.objects.filter(match=match, confirmed=True)
         previous.update(confirmed=False)
         match.deals.all().delete()
+        match.deals_removed += 1
         won = _Fold(state)
         for verdict in verdicts:
             won.count(verdict)

@@ -111,6 +111,10 @@ def _is_retry(match: Match, key: uuid.UUID, record: dict[str, Any],
     stored = next(((n, r) for n, (k, r) in enumerate(stored_deals, start=1) if k == key), None)
     if stored is not None and same_deal(stored[1], record):
         return True
+    if stored is None and not match.deals_removed:
+        # no deal ever left this protocol: a key not stored was never used (the common case,
+        # answered without reading the history)
+        return False
     used = key_history(match, key)
     if stored is not None:
         # Amended since: the deal as it was first recorded under the key is still a retry.
@@ -198,6 +202,7 @@ def delete_last_deal(
         last = _last_deal(match, n)
         before = _deal_json(last)
         last.delete()
+        match.deals_removed += 1
         records = _records(match)
         fold = _fold(_judge(match), records)
         _apply_state(match, fold.state, fold.won)

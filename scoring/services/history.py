@@ -4,7 +4,11 @@ row (who, what before and after, why, and for confirmed versions the whole proto
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
+
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 
 from scoring.models import Match, MatchVersion
 from scoring.services.permissions import User
@@ -46,4 +50,20 @@ def _history_row(
         reason=reason,
         protocol=protocol,
         confirmed=confirmed,
+    )
+
+
+#: the changes that take deals out of a protocol (``Match.deals_removed`` counts them)
+REMOVING = (MatchVersion.Action.DELETE_DEAL, MatchVersion.Action.CORRECT)
+
+
+def recount_removals(match_ids: Iterable[int]) -> None:
+    """Set ``Match.deals_removed`` of these matches from their history: for matches whose
+    history was written in bulk (an archive's import), not by the services that count."""
+    removals = (
+        MatchVersion.objects.filter(match=OuterRef("pk"), action__in=REMOVING)
+        .order_by().values("match").annotate(n=Count("pk")).values("n")
+    )  # fmt: skip
+    Match.objects.filter(pk__in=list(match_ids)).update(
+        deals_removed=Coalesce(Subquery(removals), 0)
     )

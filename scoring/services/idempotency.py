@@ -18,7 +18,9 @@ this is asked (``scoring.services.state``). ``deal_identity`` gives that normal 
 stored, or as first recorded under that key if it was amended since); a different deal, or any
 deal under a key whose deal was deleted since, is ``Conflict`` 409 ``idempotency_conflict``
 (``key_conflict``), and nothing is stored. The key of a recorded deal is kept in its history row
-(``after.client_id``), which is how a deleted deal's key is still known.
+(``after.client_id``), which is how a deleted deal's key is still known; a protocol that never
+lost a deal (``Match.deals_removed`` is 0) cannot hold such a key, and a new key is known to be
+new without reading the history.
 
 **Other writes** carry the protocol's version they were made against (``expected_version``):
 the change at the next version tells whether the request was already done

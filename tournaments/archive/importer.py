@@ -25,6 +25,7 @@ from django.db.models import Model
 from django.utils.translation import gettext as _
 
 from accounts import audit
+from scoring import services as scoring_services
 from scoring.models import Deal, Match, MatchVersion
 from tournaments import results
 from tournaments.access import User, can_create_tournament
@@ -222,6 +223,7 @@ def _write(plan: Plan, importer: User) -> Tournament:  # noqa: C901 - one step p
           [MatchVersion(match_id=new["matches"][m], **fields_of("history", f, maps))
            for m, f in plan.history],
           {"at": [f["at"] for _m, f in plan.history]})  # fmt: skip
+    scoring_services.recount_removals(new["matches"].values())
     for m, f in plan.deals:
         remember("deals", f"{new['matches'][m]}/{f['n']}", f)
     for m, f in plan.history:

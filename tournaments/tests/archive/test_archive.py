@@ -23,6 +23,7 @@ from accounts.tokens import issue
 from rules import Judge, make_rules
 from rules.simulate import play_match
 from scoring import services as scoring
+from scoring.errors import Conflict as ScoringConflict
 from scoring.models import Deal, Match, MatchVersion
 from tournaments import access, archive, discipline, registration, results, rounds
 from tournaments.errors import NotAllowed, TournamentError
@@ -253,8 +254,9 @@ def test_the_archive_holds_every_field_of_every_table(event: Tournament) -> None
     assert set(doc["rounds"][0]) == names(Round, "tournament") | {"id"}
     assert set(doc["pairings"][0]) == names(Pairing) | {"id", "places"}
     assert set(doc["pairings"][0]["places"][0]) == names(PairingEntry, "pairing", "round")
-    # the PIN hash stays behind
-    assert set(doc["matches"][0]) == names(Match, "confirm_pin") | {"id", "deals", "history"}
+    # the PIN hash stays behind; the count of deal removals is the history's, recounted
+    assert set(doc["matches"][0]) == names(Match, "confirm_pin", "deals_removed") | {
+        "id", "deals", "history"}
     assert set(doc["matches"][2]["deals"][0]) == names(Deal, "match")
     assert set(doc["matches"][2]["history"][0]) == names(MatchVersion, "match")
     assert set(doc["sanctions"][0]) == names(Sanction, "tournament") | {"id"}
@@ -302,6 +304,32 @@ def test_an_import_restores_the_tournament_exactly(event: Tournament, organiser:
     in_play = Match.objects.get(pairing__round__tournament=copy_, label="R2 T2")
     assert in_play.status == Match.Status.IN_PLAY and in_play.deals.count() == 3
     assert in_play.confirm_pin == ""
+    # what the history tells of the protocols is recounted, not taken on the archive's word
+    assert {m.label: m.deals_removed for m in Match.objects.filter(
+        pairing__round__tournament=copy_)} == {m.label: m.deals_removed for m in
+                                                Match.objects.filter(
+                                                    pairing__round__tournament=event)}
+    assert Match.objects.get(pairing__round__tournament=copy_, label="R2 T1").deals_removed == 1
+
+
+def test_a_deleted_deals_key_is_still_refused_in_the_imported_copy(
+    event: Tournament, organiser: User
+) -> None:
+    original = Match.objects.get(pairing__round__tournament=event, label="R2 T2")
+    record = play_match(original.get_rules(), random.Random(2))[2]
+    key = "00000000-0000-4000-8000-000000000003"  # deal 3's, as ``real_match`` sent it
+    scoring.delete_last_deal(original.pk, organiser)
+    copy_ = archive.import_tournament(
+        json.loads(archive.dumps(archive.export_tournament(event))), organiser
+    )
+    in_play = Match.objects.get(pairing__round__tournament=copy_, label="R2 T2")
+    assert in_play.deals.count() == 2 and in_play.deals_removed == 1
+    with pytest.raises(ScoringConflict) as refused:
+        scoring.record_deal(in_play.pk, record, organiser, client_id=key)
+    assert refused.value.errors[0]["code"] == "idempotency_conflict"
+    assert in_play.deals.count() == 2
+    # under a new key the same deal is recorded
+    assert scoring.record_deal(in_play.pk, record, organiser, client_id=None).deal.n == 3
 
 
 def wipe(tournament: Tournament) -> None:
