@@ -267,7 +267,7 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             )  # fmt: skip
             return self._protocol()
 
-        return self._run(call)
+        return self._run(call, writers_only=True)
 
     @extend_schema(request=PinInSerializer, responses={200: MatchOutSerializer, **_WRITE_ERRORS})
     @action(detail=True, methods=["post"])

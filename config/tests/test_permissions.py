@@ -540,7 +540,7 @@ def test_a_chief_referee_of_another_tournament_judges_nothing_of_this_one(world)
 
 
 def test_deal_writes_to_a_hidden_match_are_404_whatever_they_send(world) -> None:
-    """The deal writes skip the visibility read when they succeed (only the match's writers get
+    """The deal writes and the submission skip the visibility read when they succeed (only the match's writers get
     through, and they see it) and make it when they are refused: a stranger learns nothing of
     a hidden match from a 403, a 409 or a 400 about his body."""
     m = world["m_unpublished"]
@@ -552,6 +552,8 @@ def test_deal_writes_to_a_hidden_match_are_404_whatever_they_send(world) -> None
         ("post", f"/api/v1/matches/{m}/deals/", [deal]),
         ("patch", f"/api/v1/matches/{m}/deals/1/", deal),
         ("delete", f"/api/v1/matches/{m}/deals/1/", {}),
+        ("post", f"/api/v1/matches/{m}/submit/", {}),
+        ("post", f"/api/v1/matches/{m}/submit/", {"expected_version": 1}),
     ]
     before = Match.objects.get(pk=m).version
     for role in ("player", "ref_elsewhere", "chief_other", "org_other"):

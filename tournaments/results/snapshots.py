@@ -11,15 +11,17 @@ Finishing a round (which takes its snapshot) is ``rounds.services.finish_round``
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from typing import Any
 
-from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
+from django.db import connection
 
 from scoring.models import Match
 from tournaments import standings as pure
 from tournaments.models import (
     Entry,
     EntryAbsence,
+    Pairing,
     Round,
     Sanction,
     Standing,
@@ -29,13 +31,46 @@ from tournaments.results.ledger import load
 from tournaments.results.tables import entry_rows, row_dict, team_rows
 
 
-def _per_tournament(queryset: Any, path: str, **aggregates: Any) -> dict[str, Subquery]:
-    """Aggregates of ``queryset`` for the outer tournament, as subqueries of one query."""
-    grouped = queryset.filter(**{path: OuterRef("pk")}).order_by().values(path)
-    return {
-        name: Subquery(grouped.annotate(value=aggregate).values("value")[:1])
-        for name, aggregate in aggregates.items()
-    }
+@cache
+def _stamp_sql() -> str:
+    """The stamp's query: one derived table per kind of row, each aggregated once, cross-joined
+    (each has one row). Written by hand: the same query built by the ORM as 17 subqueries cost
+    ~10 ms of Python on every poll of the standings, and PostgreSQL a plan per subquery."""
+    q = connection.ops.quote_name
+
+    def t(model: Any) -> str:
+        return q(model._meta.db_table)
+
+    def c(model: Any, name: str) -> str:
+        return q(model._meta.get_field(name).column)
+
+    def count_if(model: Any, name: str) -> str:
+        return f"SUM(CASE WHEN x.{c(model, name)} = %s THEN 1 ELSE 0 END)"
+
+    def pk(model: Any) -> str:
+        return q(model._meta.pk.column)
+
+    parts = [
+        f"SELECT COUNT(*), MAX(x.{c(Round, 'number')}), {count_if(Round, 'status')}, "
+        f"{count_if(Round, 'status')}, MAX(x.{c(Round, 'status')}) "
+        f"FROM {t(Round)} x WHERE x.{c(Round, 'tournament')} = %s",
+        f"SELECT COUNT(*), MAX(x.{pk(Match)}), MAX(x.{c(Match, 'updated_at')}), "
+        f"SUM(x.{c(Match, 'version')}) FROM {t(Match)} x "
+        f"JOIN {t(Pairing)} p ON p.{c(Pairing, 'match')} = x.{pk(Match)} "
+        f"JOIN {t(Round)} r ON r.{pk(Round)} = p.{c(Pairing, 'round')} "
+        f"WHERE r.{c(Round, 'tournament')} = %s",
+        f"SELECT COUNT(*), MAX(x.{pk(Sanction)}), MAX(x.{c(Sanction, 'revoked_at')}) "
+        f"FROM {t(Sanction)} x WHERE x.{c(Sanction, 'tournament')} = %s",
+        f"SELECT COUNT(*), MAX(x.{pk(Entry)}), {count_if(Entry, 'status')} "
+        f"FROM {t(Entry)} x WHERE x.{c(Entry, 'tournament')} = %s",
+        f"SELECT COUNT(*), MAX(x.{pk(EntryAbsence)}) FROM {t(EntryAbsence)} x "
+        f"JOIN {t(Entry)} e ON e.{pk(Entry)} = x.{c(EntryAbsence, 'entry')} "
+        f"WHERE e.{c(Entry, 'tournament')} = %s",
+        f"SELECT COUNT(*), MAX(x.{pk(Standing)}) FROM {t(Standing)} x "
+        f"JOIN {t(Round)} r ON r.{pk(Round)} = x.{c(Standing, 'round')} "
+        f"WHERE r.{c(Round, 'tournament')} = %s",
+    ]
+    return "SELECT * FROM " + ", ".join(f"({part}) s{i}" for i, part in enumerate(parts))
 
 
 def results_stamp(tournament: Tournament) -> str:
@@ -46,26 +81,11 @@ def results_stamp(tournament: Tournament) -> str:
     sanction, withdrawal or snapshot changes it. Renaming a player or an entry does not: caches
     keyed by it must also expire (see ``display.CACHE_SECONDS``)."""
     t = tournament
-    published, finished = Round.Status.PUBLISHED, Round.Status.FINISHED
-    parts = {
-        **_per_tournament(Round.objects, "tournament", s_rounds=Count("pk"),
-                          s_last_round=Max("number"),
-                          s_published=Count("pk", filter=Q(status=published)),
-                          s_finished=Count("pk", filter=Q(status=finished)),
-                          s_statuses=Max("status")),
-        **_per_tournament(Match.objects, "pairing__round__tournament", s_matches=Count("pk"),
-                          s_match_top=Max("pk"), s_changed=Max("updated_at"),
-                          s_versions=Sum("version")),
-        **_per_tournament(Sanction.objects, "tournament", s_sanctions=Count("pk"),
-                          s_sanction_top=Max("pk"), s_revoked=Max("revoked_at")),
-        **_per_tournament(Entry.objects, "tournament", s_entries=Count("pk"), s_entry_top=Max("pk"),
-                          s_withdrawn=Count("pk", filter=Q(status=Entry.Status.WITHDRAWN))),
-        **_per_tournament(EntryAbsence.objects, "entry__tournament", s_absences=Count("pk"),
-                          s_absence_top=Max("pk")),
-        **_per_tournament(Standing.objects, "round__tournament", s_standings=Count("pk"),
-                          s_standing_top=Max("pk")),
-    }  # fmt: skip
-    values = Tournament.objects.filter(pk=t.pk).annotate(**parts).values(*parts).first()
+    params = [Round.Status.PUBLISHED, Round.Status.FINISHED, t.pk, t.pk, t.pk,
+              Entry.Status.WITHDRAWN, t.pk, t.pk, t.pk]  # fmt: skip
+    with connection.cursor() as cursor:
+        cursor.execute(_stamp_sql(), params)
+        values = cursor.fetchone()
     settings = (
         t.pk, t.created_at, t.format, t.rules_preset, t.rules_options, t.points_win,
         t.points_draw, t.points_loss, t.bye_result, t.tie_breaks,

@@ -13,6 +13,7 @@ from rules import make_rules
 from rules.simulate import play_match
 from scoring import services as scoring
 from tournaments import discipline, results, rounds
+from tournaments.models import Round, Tournament
 from tournaments.tests.builders import play_round, table_match
 from tournaments.tests.conftest import make_user
 
@@ -127,6 +128,15 @@ def test_the_stamp_changes_with_each_kind_of_change(tournament, event, organiser
     assert changed()
     tournament.points_win = 3
     assert changed()
+    # a protocol's change (every scoring service saves the match, bumping updated_at)
+    from scoring.models import Match
+
+    Match.objects.filter(pairing__round__tournament=tournament).first().save()
+    assert changed()
+    # ... and only this tournament's
+    other = Tournament.objects.create(name="Другой турнир")
+    Round.objects.create(tournament=other, number=1)
+    assert not changed()
 
 
 def test_spectators_may_see_a_live_table_a_few_seconds_old_but_organisers_never(
