@@ -31,7 +31,6 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -120,7 +119,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def get_object(self) -> Match:
         # the protocol is read without the visibility filter in its query (a join of eight
         # tables costs more to plan than one small check of its own)
-        match = get_object_or_404(selectors.matches(), pk=self.kwargs["pk"])
+        try:
+            match = selectors.get_match(self._pk(), known_users=[self.request.user])
+        except Match.DoesNotExist as exc:
+            raise Http404 from exc
         if not services.can_see(self.request.user, match):
             raise Http404
         return match
@@ -161,7 +163,8 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         return int(self.kwargs["pk"])
 
     def _protocol(self, status_code: int = 200) -> Response:
-        return Response(selectors.match_data(selectors.get_match(self._pk())), status=status_code)
+        match = selectors.get_match(self._pk(), known_users=[self.request.user])
+        return Response(selectors.match_data(match), status=status_code)
 
     @extend_schema(request=MatchCreateSerializer, responses={201: MatchOutSerializer,
                    **_WRITE_ERRORS}, parameters=[_key("match")])  # fmt: skip

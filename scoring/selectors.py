@@ -1,7 +1,9 @@
 """Read queries of the scoring app for views, the API and exports; each a bounded query count.
 
     matches() -> QuerySet[Match]                 seats, referee and deals loaded (3 queries)
-    get_match(match_id) -> Match                 the same for one match (Match.DoesNotExist)
+    get_match(match_id, known_users) -> Match    the same for one match (Match.DoesNotExist);
+        its referee and the users who submitted and confirmed it in one query at most (none
+        for those among ``known_users``: the phone's own user, usually all of them)
     match_data(match) -> dict                    the protocol as the API and pages show it:
         seats, status, version, deals with verdicts, totals, finished, end, winner as in the
         rules contract (RULES.md section 13), the expected leader of the next deal
@@ -14,8 +16,10 @@ Nothing here writes; ``scoring.services`` does.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Prefetch, QuerySet
 
 from scoring.models import Deal, Match, MatchVersion
@@ -31,8 +35,25 @@ def matches() -> QuerySet[Match]:
     )  # fmt: skip
 
 
-def get_match(match_id: int) -> Match:
-    return matches().get(pk=match_id)
+#: the users a protocol names, shown by ``match_data``
+_USERS = ("referee", "submitted_by", "confirmed_by")
+
+
+def get_match(match_id: int, known_users: Iterable[Any] = ()) -> Match:
+    match = (
+        Match.objects.select_related("seat_n", "seat_e", "seat_s", "seat_w")
+        .prefetch_related(Prefetch("deals", queryset=Deal.objects.order_by("n")))
+        .get(pk=match_id)
+    )
+    users = {user.pk: user for user in known_users if getattr(user, "pk", None) is not None}
+    wanted = {getattr(match, f"{name}_id") for name in _USERS} - {None} - set(users)
+    if wanted:
+        users.update((u.pk, u) for u in get_user_model().objects.filter(pk__in=wanted))
+    for name in _USERS:
+        user_id = getattr(match, f"{name}_id")
+        if user_id is not None and user_id in users:
+            setattr(match, name, users[user_id])
+    return match
 
 
 def history(match_id: int) -> QuerySet[MatchVersion]:

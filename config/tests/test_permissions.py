@@ -540,9 +540,9 @@ def test_a_chief_referee_of_another_tournament_judges_nothing_of_this_one(world)
 
 
 def test_deal_writes_to_a_hidden_match_are_404_whatever_they_send(world) -> None:
-    """The deal writes and the submission skip the visibility read when they succeed (only the match's writers get
-    through, and they see it) and make it when they are refused: a stranger learns nothing of
-    a hidden match from a 403, a 409 or a 400 about his body."""
+    """The deal writes and the submission skip the visibility read when they succeed (only the
+    match's writers get through, and they see it) and make it when they are refused: a
+    stranger learns nothing of a hidden match from a 403, a 409 or a 400 about his body."""
     m = world["m_unpublished"]
     deal = world["deals"][0]
     sends = [

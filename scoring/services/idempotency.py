@@ -147,6 +147,6 @@ def change_after(match: Match, expected_version: int | None, action: Any) -> Mat
     Versions grow by one per change, so the row at ``expected_version + 1`` is the one change a
     request made against ``expected_version`` can have been; the caller compares its contents.
     """
-    if expected_version is None:
-        return None
+    if expected_version is None or match.version <= expected_version:
+        return None  # nothing was changed on top of it (the first send: no query)
     return match.history.filter(version=expected_version + 1, action=action).first()
