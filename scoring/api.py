@@ -36,6 +36,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -149,6 +150,12 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
             if writers_only and "pk" in self.kwargs:
                 self._require_visible()
             return _scoring_answer(exc)
+        except APIException:
+            # DRF's own refusals made while reading the request (a body that is not JSON):
+            # for a hidden match, 404 all the same
+            if writers_only and "pk" in self.kwargs:
+                self._require_visible()
+            raise
         except Match.DoesNotExist as exc:
             raise Http404 from exc
 
@@ -260,10 +267,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @extend_schema(request=SubmitInSerializer, responses={200: MatchOutSerializer, **_WRITE_ERRORS})
     @action(detail=True, methods=["post"])
     def submit(self, request: Request, pk: str) -> Response:
-        form = SubmitInSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-
         def call() -> Response:
+            # read inside ``_run``: a body refused for a hidden match is 404 like the rest
+            form = SubmitInSerializer(data=request.data)
+            form.is_valid(raise_exception=True)
             services.submit(
                 self._pk(), request.user,
                 expected_version=_expected_version(request, form.validated_data),
@@ -276,10 +283,9 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     @action(detail=True, methods=["post"])
     def pin(self, request: Request, pk: str) -> Response:
         """The desk issues the PIN the opposing captain types to confirm the protocol."""
-        form = PinInSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-
         def call() -> Response:
+            form = PinInSerializer(data=request.data)
+            form.is_valid(raise_exception=True)
             services.set_confirm_pin(self._pk(), request.user, form.validated_data["pin"])
             return self._protocol()
 
@@ -290,10 +296,9 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     )
     @action(detail=True, methods=["post"])
     def confirm(self, request: Request, pk: str) -> Response:
-        form = ConfirmInSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-
         def call() -> Response:
+            form = ConfirmInSerializer(data=request.data)
+            form.is_valid(raise_exception=True)
             services.confirm(self._pk(), request.user, pin=form.validated_data.get("pin") or None)
             return self._protocol()
 
@@ -304,11 +309,10 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     )
     @action(detail=True, methods=["post"])
     def corrections(self, request: Request, pk: str) -> Response:
-        form = CorrectionInSerializer(data=request.data)
-        form.is_valid(raise_exception=True)
-        data = form.validated_data
-
         def call() -> Response:
+            form = CorrectionInSerializer(data=request.data)
+            form.is_valid(raise_exception=True)
+            data = form.validated_data
             services.correct(
                 self._pk(), request.user, data["deals"], data["reason"],
                 expected_version=_expected_version(request, data),

@@ -450,6 +450,29 @@ def test_page_post_matrix(key: str, world) -> None:
     assert any(wrote) or key in NOTHING_TO_DO, f"{key}: no allowed visitor changed anything"
 
 
+STRANGERS = ("player", "ref_elsewhere", "chief_other", "org_other")
+
+
+@pytest.mark.parametrize("label", sorted(label for label in API if "{id}" in label))
+def test_a_private_tournaments_objects_answer_404_to_any_body(label: str, world) -> None:
+    """A write to an object of a private tournament is 404 for those who may not see it, before
+    anything of the request is judged: a body that is not JSON, or of the wrong types, must not
+    get a 400 that tells the object is there."""
+    Tournament.objects.filter(pk=world["t"].pk).update(public=False)
+    method, path, body = api_request(label, world)
+    wrong = {key: {"x": [1]} for key in body} if isinstance(body, dict) and body else {"x": [1]}
+    problems = []
+    for role in STRANGERS:
+        client = api_client(world, role)
+        for sent in ("{not json", json.dumps(wrong)):
+            response, changed = attempt(
+                lambda c=client, d=sent: c.generic(method, path, d, content_type="application/json")
+            )
+            if response.status_code != 404 or changed:
+                problems.append(f"{role} {sent[:9]!r}: {response.status_code} changed={changed}")
+    assert problems == [], (label, path)
+
+
 #: requests that in the matrix's world write nothing even when allowed (the answer shows the
 #: permission held: a preview, or a state refusal such as a round with open tables)
 NOTHING_TO_DO = {
@@ -554,6 +577,11 @@ def test_deal_writes_to_a_hidden_match_are_404_whatever_they_send(world) -> None
         ("delete", f"/api/v1/matches/{m}/deals/1/", {}),
         ("post", f"/api/v1/matches/{m}/submit/", {}),
         ("post", f"/api/v1/matches/{m}/submit/", {"expected_version": 1}),
+        ("post", f"/api/v1/matches/{m}/submit/", {"expected_version": "x"}),
+        # the desk's writes check visibility first; their bodies are read after it too
+        ("post", f"/api/v1/matches/{m}/pin/", {"pin": ["1234"]}),
+        ("post", f"/api/v1/matches/{m}/confirm/", {"pin": {"a": 1}}),
+        ("post", f"/api/v1/matches/{m}/corrections/", {"deals": "x"}),
     ]
     before = Match.objects.get(pk=m).version
     for role in ("player", "ref_elsewhere", "chief_other", "org_other"):
@@ -561,6 +589,9 @@ def test_deal_writes_to_a_hidden_match_are_404_whatever_they_send(world) -> None
         for method, url, body in sends:
             answer = getattr(client, method)(url, body, content_type="application/json")
             assert answer.status_code == 404, (role, method, body, answer.status_code)
+        for method, url, _body in sends:  # a body that is not JSON at all
+            answer = getattr(client, method)(url, "{not json", content_type="application/json")
+            assert answer.status_code == 404, (role, method, "not json", answer.status_code)
     assert Match.objects.get(pk=m).version == before
     # the table's referee sees it: his refusals are told as they are
     stale = api_client(world, "ref").post(f"/api/v1/matches/{m}/deals/",
