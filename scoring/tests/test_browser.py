@@ -138,3 +138,48 @@ def test_referee_records_a_sports_match_by_tiles_then_the_chief_confirms(
         assert page.locator(".status-confirmed").count() == 1
     finally:
         context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_the_sheet_fits_a_360px_phone_with_full_names(
+    browser: Any, live_server: Any, language: str
+) -> None:
+    """The players' cards of the hands were as wide as a name made them: «Лебедев Юрий» beside
+    «Алексеев Руслан» pushed the page 29 px past a 360 px screen (the demo's table 9). With
+    names longer still, nothing on the sheet is wider than the phone; a name too long is cut."""
+    referee = make_user("referee", roles.REFEREE)
+    player_model = Match._meta.get_field("seat_n").related_model
+    names = [("Алексеев-Константинопольский", "Руслан"), ("Лебедев", "Юрий Александрович"),
+             ("Степанов", "Илья"), ("Морозов-Преображенский", "Дмитрий")]  # fmt: skip
+    seats = {seat: player_model._default_manager.create(last_name=last, first_name=first)
+             for seat, (last, first) in zip("NESW", names, strict=True)}  # fmt: skip
+    match = services.create_match(user=referee, referee=referee, seats=seats,
+                                  label="Кубок трёх клубов · тур 4", table="9")  # fmt: skip
+    services.record_deal(match.pk, play_match(make_rules("sport"), random.Random(SEED))[0],
+                         referee)  # fmt: skip
+    context = browser.new_context(viewport=PHONE)
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    page = context.new_page()
+    try:
+        log_in(page, live_server.url, "referee", f"/matches/{match.pk}/")
+        assert page.locator("html").get_attribute("lang") == language
+        wider = page.evaluate("""() => {
+            const width = document.documentElement.clientWidth + 0.5;
+            return [...document.querySelectorAll('body *')]
+                .filter(e => e.getBoundingClientRect().right > width)
+                .map(e => e.tagName + '.' + e.className); }""")
+        assert wider == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        # the hand's count agrees with its number, in each language's plural
+        summary = '.seat-tab[data-seat="{}"] .seat-summary'
+        page.click('.seat-tab[data-seat="E"]')
+        for tile in ("6:6", "5:1"):
+            page.click(f'#tile-grid .tile[data-tile="{tile}"]')
+        page.click('.seat-tab[data-seat="W"]')
+        page.click('#tile-grid .tile[data-tile="1:0"]')
+        words = {"ru": ("2 · 18 очков", "1 · 1 очко"), "en": ("2 · 18 pips", "1 · 1 pip")}
+        assert (page.inner_text(summary.format("E")),
+                page.inner_text(summary.format("W"))) == words[language]  # fmt: skip
+    finally:
+        context.close()

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from config.limits import body_limit
 from scoring import services
@@ -48,7 +49,11 @@ class SheetView(MatchView):
             tile_rows=[[f"{a}:{b}" for b in range(a + 1)] for a in range(7)],
             last_deal=deals[-1].record if deals else None,
             strings={
-                "went_out": _("went out"), "pips": _("pips"), "empty_hand": _("no tiles yet"),
+                "went_out": _("went out"), "empty_hand": _("no tiles yet"),
+                # the word after a number of pips in each plural category the page's
+                # Intl.PluralRules gives for a whole number ("18 очков", not "18 очки")
+                "pips_forms": {category: ngettext("pip", "pips", n) for category, n in
+                               (("one", 1), ("few", 2), ("many", 5), ("other", 5))},
                 "who_went_out": _("Who went out"),
                 "who_blocked": _("Who made the blocking move (optional)"),
                 "preview_offline": _("No connection: the verdict will show when it is back."),

@@ -16,6 +16,8 @@
 
   var root = document.getElementById("deal-entry");
   var strings = JSON.parse(document.getElementById("sheet-strings").textContent);
+  var plural = new Intl.PluralRules(document.documentElement.lang || "ru");
+  function pipsText(n) { return n + " " + strings.pips_forms[plural.select(Number(n))]; }
   var seats = root.dataset.seats.split(",");            // N,E,S,W
   var pendingKey = "scoresheet:pending:" + root.dataset.match;
   var grid = document.getElementById("tile-grid");
@@ -106,8 +108,8 @@
       tab.setAttribute("aria-pressed", String(s === active));
       var summary = tab.querySelector(".seat-summary");
       if (isOut) summary.textContent = strings.went_out;
-      else if (pipsMode) summary.textContent = pipsField(s).value === "" ? "—" : pipsField(s).value + " " + strings.pips;
-      else summary.textContent = tiles.length ? tiles.length + " · " + pipsOf(tiles) + " " + strings.pips : strings.empty_hand;
+      else if (pipsMode) summary.textContent = pipsField(s).value === "" ? "—" : pipsText(pipsField(s).value);
+      else summary.textContent = tiles.length ? tiles.length + " · " + pipsText(pipsOf(tiles)) : strings.empty_hand;
       var chips = root.querySelector('.hand-chips[data-seat="' + s + '"]');
       chips.textContent = isOut || pipsMode ? "" : tiles.join("  ");
     });
