@@ -199,6 +199,10 @@ class Tournament(models.Model):
         """The stored order, or the default of the rules preset."""
         return list(self.tie_breaks) or default_tie_breaks(self.rules_preset)
 
+    def tie_break_labels(self) -> list[str]:
+        """The order in words of the current language (the pages show these, not the ids)."""
+        return [str(TIE_BREAKS.get(name, name)) for name in self.tie_break_order()]
+
     def match_points(self, result: str) -> int:
         """Match points for "win", "draw" or "loss"."""
         return {"win": self.points_win, "draw": self.points_draw, "loss": self.points_loss}[result]
