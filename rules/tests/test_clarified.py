@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from rules.contract import EXIT_OK, EXIT_REFUSED, check
 from rules.tests._support import FISH_HANDS, REDEAL_HANDS, ex1
 
@@ -133,6 +135,25 @@ def test_zero_pip_hand_completes_the_table_for_the_line_check() -> None:
     assert deal["ok"], deal["errors"]
     assert deal["values"] == {"NS": 4 + 50, "EW": 25}
     assert deal["recorded"] == {"NS": 0, "EW": 54}
+
+
+# ------------------------------------------------- section 11: Морской instant win
+@pytest.mark.parametrize("blocker", ["N", "E"])
+@pytest.mark.parametrize("last", ["6:6", "0:0", "0:0 6:6"])
+def test_morskoy_fish_never_ends_the_match_at_once(blocker: str, last: str) -> None:
+    out = run([fish({"N": 5, "E": 20, "S": 5, "W": 20}, by=blocker, last_tiles=last)],
+              preset="morskoy")
+    deal = out["deals"][0]
+    assert deal["ok"], deal["errors"]
+    assert deal["winner"] == "NS" and deal["recorded"] == {"NS": 40, "EW": 0}
+    assert out["finished"] is False and out["end"] is None and out["winner"] is None
+
+
+@pytest.mark.parametrize("last", ["6:6", "0:0", "0:0 6:6"])
+def test_morskoy_going_out_on_zero_zero_or_six_six_ends_the_match(last: str) -> None:
+    out = run([domino("W", {"N": 3, "E": 2, "S": 3}, last_tiles=last)], preset="morskoy")
+    assert out["deals"][0]["ok"]
+    assert out["finished"] and out["end"] == "instant" and out["winner"] == "EW"
 
 
 # ------------------------------------------------- section 9: the ladder with four players
