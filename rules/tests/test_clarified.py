@@ -231,6 +231,12 @@ def test_deals_limit_reached_on_the_time_up_deal_ends_by_the_deals() -> None:
     assert out["finished"] and out["end"] == "deals" and out["winner"] == "EW"
 
 
+def test_going_out_on_six_six_on_the_time_up_deal_ends_instant() -> None:
+    out = run([domino("W", {"N": 3, "E": 2, "S": 3}, last_tiles="6:6", time_up=True)],
+              preset="morskoy")
+    assert out["finished"] and out["end"] == "instant" and out["winner"] == "EW"
+
+
 def test_time_up_on_a_refused_deal_is_ignored() -> None:
     out = run([ex1(), ex1(leader="E", declared={"EW": 1}, time_up=True)])
     assert error_codes(out["deals"][1]) == ["declared_mismatch"]
