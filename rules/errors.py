@@ -19,8 +19,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Место {seat}: не читается кость «{tile}» (кость пишется a:b, от 0 до 6 очков)",
     ),
     "duplicate_tile": (
-        "Tile {tile} is listed twice ({seat})",
-        "Кость {tile} записана дважды ({seat})",
+        "Tile {tile} is listed twice ({seat}){detail}",
+        "Кость {tile} записана дважды ({seat}){detail_ru}",
     ),
     "hand_too_large": (
         "Seat {seat} holds {count} tiles, more than the {limit} possible",

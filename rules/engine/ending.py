@@ -27,10 +27,9 @@ class MatchEnding(DealChecks):
                 if r.result == "domino" and winner == side:
                     return side
                 totals[side] = 0
-        # Won «by laying» 0:0 or 6:6: the side whose player made the finishing move (going out,
-        # or the blocking move of a fish it wins) takes the match.
-        if (rules.instant_doubles and winner is not None and r.by is not None
-                and self.side_of[r.by] == winner and r.last_tiles
+        # RULES.md section 11: only going out on 0:0 or 6:6 (or both at once) wins at once; a
+        # fish never does, whoever laid the blocking double. A domino's winner is the side of «by».
+        if (rules.instant_doubles and r.result == "domino" and r.last_tiles
                 and (T.ZERO_ZERO in r.last_tiles or T.SIX_SIX in r.last_tiles)):
             return winner
         return None

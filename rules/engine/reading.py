@@ -2,7 +2,8 @@
 
 ``RecordReader._read`` turns the contract's deal shape (RULES.md section 13) into a ``_Record``,
 or refuses it (``bad_deal``, ``bad_tile``, ``duplicate_tile``). A hand written as known tokens with
-no tile seen twice, the common case, is read inline: this is the hot path.
+no tile seen twice, the common case, is read inline: this is the hot path. A non-finisher's hand
+given only as 0 pips is read as the hand "0:0" (RULES.md section 4).
 """
 
 from __future__ import annotations
@@ -116,6 +117,18 @@ class RecordReader(JudgeBase):
                         f"pips of seat {seat} must be a whole number",
                         f"очки места {seat} должны быть целым числом")])
                 pips[seat] = value
+            finisher = by if result == "domino" else None
+            for seat, value in pips.items():
+                # RULES.md section 4: the only non-empty hand of 0 pips is the lone 0:0, so it is
+                # judged as the hand "0:0" (its value, the tile checks); two are one tile twice.
+                if value == 0 and seat != finisher and seat not in masks:
+                    if seen & _ZERO_ZERO:
+                        problems.append(_dup(T.ZERO_ZERO, seat, zero_pips=True))
+                    else:
+                        masks[seat] = _ZERO_ZERO
+                        seen |= _ZERO_ZERO
+            if problems:
+                raise _Refused(problems)
         declared: dict[str, int] | None = None
         if raw_declared is not None:
             if type(raw_declared) is not dict and not isinstance(raw_declared, Mapping):
@@ -164,6 +177,7 @@ def _bits(value: Any, where: str, problems: list[Problem]) -> list[int] | None:
 _BIT_OF = T.TOKEN_BIT.__getitem__
 _TOKEN_TILE = T.TOKEN_TILE
 _NO_PIPS: dict[str, int] = {}  # shared, never written: most records give tiles, not pips
+_ZERO_ZERO = 1 << T.ZERO_ZERO
 
 
 def _read_hand(value: Any, seen: int, where: str, problems: list[Problem]) -> int | None:
@@ -210,6 +224,12 @@ def _tile_problem(err: T.TileError, where: str) -> Problem:
                    {"seat": where, "tile": err.token})
 
 
-def _dup(t: int, where: str) -> Problem:
-    return Problem("duplicate_tile", {"seat": where, "tile": T.NAMES[t]},
+def _dup(t: int, where: str, zero_pips: bool = False) -> Problem:
+    # A referee who wrote 0 for two hands sees no 0:0 written: the message says where it is.
+    detail, detail_ru = ("", "")
+    if zero_pips:
+        detail, detail_ru = (": a hand of 0 pips is the lone 0:0",
+                             ": рука в 0 очков — это один 0:0 («пусто-пусто»)")
+    return Problem("duplicate_tile", {"seat": where, "tile": T.NAMES[t], "detail": detail,
+                                      "detail_ru": detail_ru},
                    {"seat": where, "tile": T.NAMES[t]})

@@ -324,17 +324,16 @@ def test_morskoy_out_on_zero_zero_or_six_six_wins_at_once(last: str) -> None:
     assert codes(late) == ["deal_after_end"]
 
 
-@pytest.mark.parametrize(("blocker", "instant"), [("N", True), ("E", False)])
-def test_morskoy_fish_blocked_with_six_six_wins_at_once_only_for_the_blocking_side(
-    blocker: str, instant: bool
-) -> None:
+@pytest.mark.parametrize("blocker", ["N", "E"])
+def test_morskoy_fish_blocked_with_six_six_never_wins_at_once(blocker: str) -> None:
+    # RULES.md section 11 (2026-12-01): only going out wins at once, whoever laid the block.
     fish = {"result": "fish", "by": blocker, "last_tiles": "6:6",
             "pips": {"N": 5, "E": 20, "S": 5, "W": 20}}
     verdict = fold([fish], preset="morskoy")
     deal = verdict.deals[0]
     assert deal.ok and deal.winner == "NS" and deal.recorded == {"NS": 40, "EW": 0}
-    assert verdict.state.finished is instant
-    assert verdict.state.winner == ("NS" if instant else None)
+    assert verdict.state.finished is False
+    assert verdict.state.winner is None
 
 
 def test_morskoy_out_on_another_tile_is_no_instant_win() -> None:

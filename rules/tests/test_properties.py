@@ -42,8 +42,13 @@ def sides_of(rules: Rules) -> list[str]:
 
 def hand_value(rules: Rules, record: dict[str, Any], seat: str) -> int:
     hands = record.get("hands") or {}
-    if seat in hands:
-        held = T.parse_tiles(hands[seat])
+    pips: dict[str, int] = record.get("pips") or {}
+    text = hands.get(seat)
+    if text is None and pips.get(seat) == 0 and not (
+            record["result"] == "domino" and seat == record["by"]):
+        text = "0:0"  # RULES.md section 4: a hand of 0 pips is the lone 0:0
+    if text is not None:
+        held = T.parse_tiles(text)
         value = sum(a + b for a, b in (T.TILES[t] for t in held))
         bonus = record["result"] == "domino" or rules.bonus_on_fish
         names = sorted(T.NAMES[t] for t in held)
@@ -52,7 +57,6 @@ def hand_value(rules: Rules, record: dict[str, Any], seat: str) -> int:
         if bonus and special is not None:
             return special
         return value
-    pips: dict[str, int] = record.get("pips") or {}
     return pips.get(seat, 0)
 
 

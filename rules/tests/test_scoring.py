@@ -137,7 +137,7 @@ def test_fish_scoring_difference_three_players_each_loser_minus_winner() -> None
 
 # ------------------------------------------------------------------ eggs
 EGGS_14 = {"N": 6, "E": 7, "S": 8, "W": 7}
-EGGS_10 = {"N": 5, "E": 5, "S": 0, "W": 0}
+EGGS_10 = {"N": 5, "E": 1, "S": 0, "W": 4}  # one 0-pip hand only: two would be 0:0 twice
 
 
 def test_eggs_accumulate_over_consecutive_tied_fishes() -> None:
