@@ -27,10 +27,15 @@ NO_END, BAD_END = -1, 4
 _NOT_YET, _AT_LEAD, _AT_END, _DONE = 0, 1, 2, 3
 
 #: Tiles that fit a set of open numbers, per bit mask of numbers (what ``could_play`` asks).
-FITS: tuple[int, ...] = tuple(
-    sum(T.SUIT_MASK[n] for n in range(T.MAX_PIP + 1) if numbers >> n & 1)
-    for numbers in range(1 << (T.MAX_PIP + 1))
-)
+def _fits(numbers: int) -> int:
+    out = 0
+    for n in range(T.MAX_PIP + 1):
+        if numbers >> n & 1:
+            out |= T.SUIT_MASK[n]  # suits share tiles: or, not add
+    return out
+
+
+FITS: tuple[int, ...] = tuple(_fits(numbers) for numbers in range(1 << (T.MAX_PIP + 1)))
 
 
 class LayError(ValueError):
