@@ -19,6 +19,8 @@ from .types import DRAW, MOVE, PASS, Deal, Entry, Refused, refuse
 
 RESULTS = frozenset({"domino", "fish", "target"})
 _TOKEN = T.TOKEN_TILE
+_END_CODE = END_INDEX
+_NONE: Any = object()  # a key left out (``None`` is a value a record may hold)
 
 
 def _bad(en: str, ru: str, **extra: Any) -> Refused:
@@ -76,7 +78,7 @@ def read_deal(rules: FivesRules, deal: Any) -> Deal:
     if result == "domino":
         finisher = by
         if finisher is None and play:
-            finisher = next(e.seat for e in reversed(play) if e.kind == MOVE)
+            finisher = next(e[1] for e in reversed(play) if e[0] == MOVE)
 
     masks: dict[str, int] = {}
     empty: list[str] = []
@@ -91,7 +93,7 @@ def read_deal(rules: FivesRules, deal: Any) -> Deal:
             items = [T.ZERO_ZERO]
         else:
             try:
-                items = T.parse_tiles(text)
+                items = _parse(text)
             except T.TileError as err:
                 bad_tile = bad_tile or Problem("bad_tile", {"seat": seat, "tile": err.token},
                                                {"seat": seat, "tile": err.token})
@@ -110,7 +112,7 @@ def read_deal(rules: FivesRules, deal: Any) -> Deal:
     boneyard: int | None = None
     if raw_boneyard is not None:
         try:
-            items = T.parse_tiles(raw_boneyard)
+            items = _parse(raw_boneyard)
         except T.TileError as err:
             bad_tile = bad_tile or Problem("bad_tile", {"seat": "boneyard", "tile": err.token},
                                            {"tile": err.token})
@@ -186,41 +188,37 @@ def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem |
         if type(seat) is not str or seat not in seats:
             raise _bad(f"entry {i} names no seat in play", f"запись {i}: нет такого места",
                        entry=i)
-        kinds = ("tile" in entry) + ("draw" in entry) + ("pass" in entry)
-        if kinds != 1:
+        text = entry.get("tile", _NONE)
+        if (text is not _NONE) + ("draw" in entry) + ("pass" in entry) != 1:
             raise _bad(f"entry {i} must be exactly one of a move, a draw or a pass",
                        f"запись {i} — ровно одно из: ход, добор или пропуск", entry=i)
-        if "tile" in entry:
-            text = entry["tile"]
+        if text is not _NONE:
             tile = _TOKEN.get(text, -1) if type(text) is str else -1
-            if tile < 0 and bad_tile is None:
-                items: list[int] = []
-                if type(text) is str:
-                    try:
-                        items = T.parse_tiles(text)
-                    except T.TileError:
-                        items = []
-                if len(items) == 1:
-                    tile = items[0]
-                else:
+            if tile < 0:
+                tile = _one_tile(text)
+                if tile < 0 and bad_tile is None:
                     bad_tile = Problem("bad_tile", {"seat": seat, "tile": text},
                                        {"entry": i, "seat": seat, "tile": text})
             end_raw = entry.get("end")
             end = NO_END if end_raw is None else (
-                END_INDEX.get(end_raw, BAD_END) if type(end_raw) is str else BAD_END)
+                _END_CODE.get(end_raw, BAD_END) if type(end_raw) is str else BAD_END)
             points = entry.get("points")
-            if points is not None and not _whole(points):
+            if points is not None and type(points) is not int:
                 raise _bad(f"entry {i}: points must be a whole number",
                            f"запись {i}: очки — целое число", entry=i)
-            out.append(Entry(MOVE, seat, tile, end, points))
+            out.append((MOVE, seat, tile, end, points))
         elif "draw" in entry:
             drawn = entry["draw"]
             if _whole(drawn):
                 if drawn < 1:
                     raise _bad(f"entry {i}: a draw takes at least one tile",
                                f"запись {i}: добирают хотя бы одну кость", entry=i)
-                out.append(Entry(DRAW, seat, 0, drawn, False))
+                out.append((DRAW, seat, 0, drawn, False))
             elif type(drawn) is str:
+                one = _TOKEN.get(drawn, -1)
+                if one >= 0:  # the common case: one tile per draw entry
+                    out.append((DRAW, seat, 1 << one, 1, False))
+                    continue
                 try:
                     items = T.parse_tiles(drawn)
                 except T.TileError as err:
@@ -233,7 +231,7 @@ def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem |
                 mask = 0
                 for t in items:
                     mask |= 1 << t
-                out.append(Entry(DRAW, seat, mask, len(items), mask.bit_count() != len(items)))
+                out.append((DRAW, seat, mask, len(items), mask.bit_count() != len(items)))
             else:
                 raise _bad(f"entry {i}: draw is the tiles drawn or how many",
                            f"запись {i}: «draw» — взятые кости или их число", entry=i)
@@ -241,11 +239,32 @@ def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem |
             if entry["pass"] is not True:
                 raise _bad(f"entry {i}: a pass is written \"pass\": true",
                            f"запись {i}: пропуск пишется \"pass\": true", entry=i)
-            out.append(Entry(PASS, seat, 0, 0, None))
-    if out[0].kind != MOVE:
+            out.append((PASS, seat, 0, 0, None))
+    if out[0][0] != MOVE:
         raise _bad("play must start with the lead, a move", "запись ходов начинается с захода",
                    entry=1)
     return out, bad_tile
+
+
+def _parse(text: str) -> list[int]:
+    """``tiles.parse_tiles``, with the common case (known tokens, spaces) inline."""
+    if "," not in text:
+        try:
+            return [_TOKEN[token] for token in text.split()]
+        except KeyError:
+            pass
+    return T.parse_tiles(text)
+
+
+def _one_tile(text: Any) -> int:
+    """The tile of a move written in a rarer spelling (``[5|2]``, ``5-2 ``), or -1."""
+    if type(text) is not str:
+        return -1
+    try:
+        items = T.parse_tiles(text)
+    except T.TileError:
+        return -1
+    return items[0] if len(items) == 1 else -1
 
 
 def _read_scores(seats: tuple[str, ...], raw: Any) -> list[tuple[str, int]]:

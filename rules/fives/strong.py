@@ -16,6 +16,7 @@ from typing import Any
 
 from .. import tiles as T
 from .presets import FivesRules
+from .table import END_NAMES as _END_NAMES
 from .table import FITS, NO_END, FivesTable, LayError
 from .types import DRAW, MOVE, Deal, Entry, refuse
 
@@ -51,24 +52,23 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
     reached: str | None = None
     out_seat = ""
 
-    first = play[0]
-    if d.leader is not None and first.seat != d.leader:
-        raise refuse("not_your_turn", {"entry": 1, "seat": first.seat,
-                                       "expected_seat": d.leader}, entry=1, seat=first.seat)
-    if expected_leader is not None and first.seat != expected_leader:
-        raise refuse("wrong_leader", {"seat": first.seat, "expected_seat": expected_leader},
-                     entry=1, seat=first.seat, expected=expected_leader)
-    turn = seats.index(first.seat)
-    for i, e in enumerate(play):
-        seat = e.seat
+    lead_seat = play[0][1]
+    if d.leader is not None and lead_seat != d.leader:
+        raise refuse("not_your_turn", {"entry": 1, "seat": lead_seat,
+                                       "expected_seat": d.leader}, entry=1, seat=lead_seat)
+    if expected_leader is not None and lead_seat != expected_leader:
+        raise refuse("wrong_leader", {"seat": lead_seat, "expected_seat": expected_leader},
+                     entry=1, seat=lead_seat, expected=expected_leader)
+    turn = seats.index(lead_seat)
+    end_name: str | None
+    for i, (kind, seat, a, b, c) in enumerate(play):
         if ended:
             raise refuse("play_after_end", _ENDED[ended], entry=i + 1, seat=seat)
         if seat != seats[turn]:
             raise refuse("not_your_turn", {"entry": i + 1, "seat": seat,
                                            "expected_seat": seats[turn]}, entry=i + 1, seat=seat)
-        kind = e.kind
         if kind == MOVE:
-            t = e.a
+            t = a
             bit = 1 << t
             if on_table & bit:
                 raise refuse("tile_already_played", {"entry": i + 1, "tile": T.NAMES[t]},
@@ -77,31 +77,33 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
                 raise refuse("duplicate_tile", {"tile": T.NAMES[t], "seat": seat},
                              entry=i + 1, seat=seat, tile=T.NAMES[t])
             if i == 0:
-                if e.b != NO_END:
+                if b != NO_END:
                     raise refuse("bad_end", {"entry": 1, "tile": T.NAMES[t],
                                              "detail": "the lead has no end",
                                              "detail_ru": "у захода нет конца"},
                                  entry=1, seat=seat, tile=T.NAMES[t])
-                laid = table.lead(t)
+                count = table.lead(t)
+                end_name = None
             else:
                 try:
-                    end = table.resolve(t, e.b)
+                    end = table.resolve(t, b)
                 except LayError as err:
                     raise refuse(err.code, {"entry": i + 1, "tile": T.NAMES[t], "end": err.end,
                                             "detail": err.detail, "detail_ru": err.detail_ru},
                                  entry=i + 1, seat=seat, tile=T.NAMES[t]) from None
-                laid = table.lay(t, end)
-            scored = laid.points
-            if e.c is not None and e.c != scored:
+                count = table.lay(t, end)
+                end_name = _END_NAMES[end]
+            scored = count if count % 5 == 0 and count else 0
+            if c is not None and c != scored:
                 raise refuse("points_mismatch", {"entry": i + 1, "tile": T.NAMES[t],
-                                                 "points": e.c, "expected": scored},
+                                                 "points": c, "expected": scored},
                              entry=i + 1, seat=seat, tile=T.NAMES[t], expected=scored)
             on_table |= bit
             side = side_of[seat]
             if scored:
                 points[side] += scored
-            moves.append({"seat": seat, "tile": T.NAMES[t], "end": laid.end,
-                          "count": laid.count, "points": scored})
+            moves.append({"seat": seat, "tile": T.NAMES[t], "end": end_name,
+                          "count": count, "points": scored})
             passes = 0
             counts[seat] -= 1
             if not counts[seat]:
@@ -110,24 +112,24 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
                 ended, reached = "target", side
             turn = turn + 1 if turn + 1 < players else 0
         elif kind == DRAW:
-            if e.b > left - drawn:
-                raise refuse("bad_draw", {"detail": f"entry {i + 1} takes {e.b}, "
+            if b > left - drawn:
+                raise refuse("bad_draw", {"detail": f"entry {i + 1} takes {b}, "
                                                     f"{left - drawn} are left to draw",
-                                          "detail_ru": f"запись {i + 1}: взято {e.b}, "
+                                          "detail_ru": f"запись {i + 1}: взято {b}, "
                                                        f"а можно взять {left - drawn}"},
                              entry=i + 1, seat=seat)
-            if e.a:
-                again = e.a & (drawn_mask | on_table)
-                if e.c or again:
-                    name = T.NAMES[(again or e.a).bit_length() - 1]
+            if a:
+                again = a & (drawn_mask | on_table)
+                if c or again:
+                    name = T.NAMES[(again or a).bit_length() - 1]
                     raise refuse("draw_mismatch", {"tile": name, "seat": seat,
                                                    "detail": "drawn twice, or already on the "
                                                              "table",
                                                    "detail_ru": "взята дважды или уже на столе"},
                                  entry=i + 1, seat=seat, tile=name)
-                drawn_mask |= e.a
-            drawn += e.b
-            counts[seat] += e.b
+                drawn_mask |= a
+            drawn += b
+            counts[seat] += b
             numbers_at[i] = table.numbers()
         else:
             if drawn < left:
@@ -143,7 +145,7 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
     _check_after(rules, d, play, counts, drawn, drawn_mask)
     if numbers_at:
         _check_could_play(rules, d, play, numbers_at, ended == "domino")
-    return Played(moves, points, first.seat, reached)
+    return Played(moves, points, lead_seat, reached)
 
 
 _ENDED = {
@@ -180,20 +182,18 @@ def _check_after(rules: FivesRules, d: Deal, play: list[Entry], counts: dict[str
                                                    f"{d.boneyard.bit_count()}, а после добора "
                                                    f"остаётся {undrawn}"})
     if drawn_mask:
-        laid_by = {e.a: e.seat for e in play if e.kind == MOVE}
-        for e in play:
-            if e.kind != DRAW or not e.a:
+        laid_by = {e[2]: e[1] for e in play if e[0] == MOVE}
+        held_by = {t: seat for seat, mask in masks.items() for t in _bits(mask & drawn_mask)}
+        in_boneyard = d.boneyard or 0
+        for kind, seat, mask, _, _ in play:
+            if kind != DRAW or not mask:
                 continue
-            mask, seat = e.a, e.seat
             own = masks.get(seat, 0 if seat == d.finisher else -1)
-            elsewhere = d.boneyard or 0
-            for other, held in masks.items():
-                if other != seat:
-                    elsewhere |= held
-            for t in T.tiles_of(mask):
+            for t in _bits(mask):
                 layer = laid_by.get(t)
-                wrong = (layer is not None and layer != seat) or elsewhere >> t & 1 or (
-                    layer is None and own >= 0 and not own >> t & 1)
+                holder = held_by.get(t, seat)
+                wrong = (layer is not None and layer != seat) or holder != seat \
+                    or in_boneyard >> t & 1 or (layer is None and own >= 0 and not own >> t & 1)
                 if wrong:
                     raise refuse("draw_mismatch", {"tile": T.NAMES[t], "seat": seat,
                                                    "detail": "it is laid by another seat, held "
@@ -216,6 +216,15 @@ def _check_after(rules: FivesRules, d: Deal, play: list[Entry], counts: dict[str
                              seat=seat)
 
 
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def _check_could_play(rules: FivesRules, d: Deal, play: list[Entry],
                       numbers_at: dict[int, int], out: bool) -> None:
     """A seat drew or passed while it held a tile that fitted (where its hand is known)."""
@@ -225,23 +234,22 @@ def _check_could_play(rules: FivesRules, d: Deal, play: list[Entry],
             hands[seat] = d.masks[seat]
         elif out and seat == d.finisher:
             hands[seat] = 0
-    for e in play:
-        if e.kind == DRAW and not e.a:
-            hands.pop(e.seat, None)  # a counted draw hides which tiles the seat held
+    for kind, seat, mask, _, _ in play:
+        if kind == DRAW and not mask:
+            hands.pop(seat, None)  # a counted draw hides which tiles the seat held
     if not hands:
         return
     found: tuple[int, str, int] | None = None
     for i in range(len(play) - 1, -1, -1):
-        e = play[i]
-        seat = e.seat
+        kind, seat, a, _, _ = play[i]
         hand = hands.get(seat)
         if hand is None:
             continue
-        if e.kind == MOVE:
-            hands[seat] = hand | 1 << e.a
+        if kind == MOVE:
+            hands[seat] = hand | 1 << a
             continue
-        if e.kind == DRAW:
-            hand &= ~e.a
+        if kind == DRAW:
+            hand &= ~a
             hands[seat] = hand
         fit = hand & FITS[numbers_at[i]]
         if fit:

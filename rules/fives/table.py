@@ -56,6 +56,15 @@ class Laid:
     points: int
 
 
+def points_of(count: int) -> int:
+    """What a move scores: the count when it is a positive multiple of 5, else 0."""
+    return count if count % 5 == 0 and count else 0
+
+
+def _laid(tile: int, end: str | None, count: int) -> Laid:
+    return Laid(tile, end, count, count if count % 5 == 0 and count else 0)
+
+
 class FivesTable:
     """The open ends of one deal's line of play. Start empty; ``lay`` the lead, then each move."""
 
@@ -131,8 +140,9 @@ class FivesTable:
         return found
 
     # ------------------------------------------------------------ moves
-    def lead(self, tile: int) -> Laid:
-        """The first move: L shows the higher half, R the lower (section 18, rule 1)."""
+    def lead(self, tile: int) -> int:
+        """The first move: L shows the higher half, R the lower (section 18, rule 1). Returns
+        the count (``lay`` and ``lead`` return only the count: they are the judge's hot path)."""
         a, b = T.TILES[tile]
         self._lead = tile
         self.moves = 1
@@ -145,10 +155,9 @@ class FivesTable:
                 self._spin, self._spin_num = _AT_LEAD, a
         else:
             self.weight[0], self.weight[1] = a, b
-        count = a + b
-        return Laid(tile, None, count, count if count % 5 == 0 and count else 0)
+        return a + b
 
-    def lay(self, tile: int, end: int) -> Laid:
+    def lay(self, tile: int, end: int) -> int:
         """Lay ``tile`` on end index ``end`` (already resolved): the end shows its other half."""
         a, b = T.TILES[tile]
         show, weight = self.show, self.weight
@@ -167,8 +176,7 @@ class FivesTable:
                     self._open_arms()
         elif spin == _NOT_YET and a == b:
             self._spin, self._spin_end, self._spin_num = _AT_END, end, a
-        count = weight[0] + weight[1] + weight[2] + weight[3]
-        return Laid(tile, END_NAMES[end], count, count if count % 5 == 0 and count else 0)
+        return weight[0] + weight[1] + weight[2] + weight[3]
 
     def _open_arms(self) -> None:
         # Both long sides covered: U and D open on the spinner's number (section 18, rule 3).
@@ -184,6 +192,7 @@ class FivesTable:
         if self.moves == 0:
             if end is not None:
                 raise LayError("bad_end", "the lead has no end", "у захода нет конца", end)
-            return self.lead(tile)
+            return _laid(tile, None, self.lead(tile))
         code = NO_END if end is None else END_INDEX.get(end, BAD_END)
-        return self.lay(tile, self.resolve(tile, code))
+        index = self.resolve(tile, code)
+        return _laid(tile, END_NAMES[index], self.lay(tile, index))

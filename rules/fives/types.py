@@ -8,7 +8,7 @@ between the judge's stages and are not part of the contract.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..errors import Problem
 from .presets import FivesRules
@@ -36,16 +36,11 @@ class FivesState:
                           self.end, self.winner, self.overtime, self.eggs_claimed)
 
 
-class Entry(NamedTuple):
-    """One entry of ``play`` after reading. ``a``/``b``/``c`` depend on the kind:
-    a move: tile, end code, announced points (None); a draw: mask of the named tiles (0 when
-    only counted), how many, whether a tile repeats inside the entry; a pass: unused."""
-
-    kind: int
-    seat: str
-    a: int
-    b: int
-    c: Any
+#: One entry of ``play`` after reading: ``(kind, seat, a, b, c)``, a plain tuple (the judge reads
+#: tens of thousands a second; a named tuple costs a Python call each). ``a``/``b``/``c`` are, for
+#: a move: the tile, the end code, the announced points (None); for a draw: the mask of the named
+#: tiles (0 when only counted), how many, whether a tile repeats inside the entry.
+Entry = tuple[int, str, int, int, Any]
 
 
 @dataclass(slots=True)
