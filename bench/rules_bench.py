@@ -1,6 +1,8 @@
-"""How many tile-checked deals per second the rules engine judges (target: 50,000 on one core).
+"""How many tile-checked deals per second the rules engine judges (target: 50,000 on one core),
+and how many moves per second the fives judge does (target: 200,000 on one core).
 
     python bench/rules_bench.py [--matches 3000] [--preset sport] [--seed 1] [--mypyc]
+                                [--fives-matches 600]
 
 Simulated legal matches with every hand written as tiles are judged through the library
 (``Judge.fold``, as the web app does) and through the CLI (``python -m rules check --batch`` on one
@@ -46,6 +48,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--mypyc", action="store_true",
                         help="also measure the same source compiled with mypyc")
+    parser.add_argument("--fives-matches", type=int, default=600,
+                        help="fives matches (RULES.md 15-23) judged move by move; 0: skip")
     args = parser.parse_args()
     build = "compiled with mypyc" if judge_module.__file__.endswith(".so") else "pure Python"
     print(f"rules package: {build} ({Path(judge_module.__file__).parent.parent})")
@@ -90,8 +94,36 @@ def main() -> None:
     assert proc.returncode == 0, proc.stderr.decode()[-2000:]
     print(f"CLI check --batch:      {deals / elapsed:,.0f} deals/s "
           f"(one process, start-up, JSON in and out)")
+    if args.fives_matches:
+        _measure_fives(args)
     if args.mypyc:
         _measure_compiled(args)
+
+
+def _measure_fives(args: argparse.Namespace) -> None:
+    """Fives games (target: 200,000 moves/s on one core, pure Python): simulated matches with
+    named draws, hands and boneyard as tiles, judged through ``FivesJudge.fold``."""
+    from rules.fives import FivesJudge, make_fives_rules
+    from rules.simulate import play_fives_match
+
+    for preset, players in (("fives", 2), ("muggins", 2), ("muggins", 4)):
+        rules = make_fives_rules(preset, None, players)
+        rng = random.Random(args.seed)
+        matches = [play_fives_match(rules, rng, style="tiles", declare=True)
+                   for _ in range(args.fives_matches)]
+        deals = sum(len(m) for m in matches)
+        entries = sum(len(d["play"]) for m in matches for d in m)
+        moves = sum(1 for m in matches for d in m for e in d["play"] if "tile" in e)
+        judge = FivesJudge(rules)
+        best = float("inf")
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            for m in matches:
+                assert judge.fold(m).ok
+            best = min(best, time.perf_counter() - start)
+        print(f"fives {preset} x{players}: {deals} deals, {moves} moves, {entries} entries: "
+              f"{moves / best:,.0f} moves/s, {entries / best:,.0f} entries/s, "
+              f"{deals / best:,.0f} deals/s (FivesJudge.fold, best of {args.repeat})")
 
 
 def _measure_compiled(args: argparse.Namespace) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from .contract import EXIT_UNUSABLE, check, check_text, unusable
 from .errors import RulesError
+from .fives.presets import fives_catalogue
 from .presets import catalogue
 
 
@@ -29,11 +30,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_check.add_argument("file", help="a JSON file, or - for standard input")
     p_check.add_argument("--batch", action="store_true",
                          help="the input is a JSON list of matches; print a list of verdicts")
-    sub.add_parser("presets", help="print every preset and knob as JSON")
+    p_presets = sub.add_parser("presets", help="print every preset and knob as JSON")
+    p_presets.add_argument("--fives", action="store_true",
+                           help="the fives games' presets (RULES.md 16) instead")
     args = parser.parse_args(argv)
 
     if args.command == "presets":
-        _print(catalogue())
+        _print(fives_catalogue() if args.fives else catalogue())
         return 0
 
     try:

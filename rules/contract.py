@@ -12,6 +12,8 @@ from typing import Any
 
 from .engine.judge import Judge
 from .errors import Problem, RulesError
+from .fives.contract import check_fives
+from .fives.presets import is_fives_preset
 from .presets import make_rules
 
 EXIT_OK, EXIT_REFUSED, EXIT_UNUSABLE = 0, 1, 2
@@ -31,6 +33,8 @@ def check(data: Any) -> tuple[dict[str, Any], int]:
         if not isinstance(deals, list):
             raise RulesError("bad_input", "deals must be a list", "«deals» — список")
         preset = data.get("preset", "sport")
+        if is_fives_preset(preset):  # sections 15-23: a judge and a registry of their own
+            return check_fives(data)
         players = data.get("players")
         rules = make_rules(preset, data.get("options"), players)
     except RulesError as err:

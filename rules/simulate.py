@@ -174,3 +174,16 @@ def play_match(rules: Rules, rng: random.Random, style: str = "tiles", max_deals
         judge.judge(state, record)
         records.append(record)
     return records
+
+
+# The fives games (RULES.md sections 15-23) have a simulator of their own, re-exported here.
+from .fives.simulate import (  # noqa: E402
+    FivesPlayed,
+    light_scores,
+    play_fives_deal,
+    play_fives_match,
+    to_light,
+)
+
+__all__ = ["LADDER", "HEAVIEST", "PlayedDeal", "play_deal", "play_match", "FivesPlayed",
+           "light_scores", "play_fives_deal", "play_fives_match", "to_light"]
