@@ -30,8 +30,29 @@ MAX_TARGET_ENTRIES = 300
 Scoring = Literal["winner_takes_losers", "winner_takes_all", "losers_record_own"]
 
 
+class Seating:
+    """Who sits and who scores, for the rules of every game (``Rules``, the fives games'
+    ``FivesRules``): the seats in play, whether N–S and E–W are partners, the scoring sides."""
+
+    __slots__ = ()
+    players: int
+    pairs: bool
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return SEATS[: self.players]
+
+    @property
+    def partnership(self) -> bool:
+        return self.pairs and self.players == 4
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return ("NS", "EW") if self.partnership else self.seats
+
+
 @dataclass(frozen=True, slots=True)
-class Rules:
+class Rules(Seating):
     """Every knob of a match. Field docs are in ``KNOBS``."""
 
     preset: str = "sport"
@@ -63,19 +84,7 @@ class Rules:
     na_sto: bool = False
     two_doubles: bool = False
 
-    # Derived facts, computed once (cheap properties would be recomputed per deal).
-    @property
-    def seats(self) -> tuple[str, ...]:
-        return SEATS[: self.players]
-
-    @property
-    def partnership(self) -> bool:
-        return self.pairs and self.players == 4
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        return ("NS", "EW") if self.partnership else self.seats
-
+    # Derived facts: the seats and sides come from ``Seating``.
     @property
     def has_boneyard(self) -> bool:
         return self.players * self.hand_size < 28

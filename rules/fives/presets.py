@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import tiles as T
 from ..errors import RulesError
-from ..presets import MAX_BONUS, MAX_TARGET, SEATS, Knob
+from ..presets import MAX_BONUS, MAX_TARGET, Knob, Seating
 
 #: What one move can score at most (section 18): 10 for the lead, 20 on two ends, 35 with a
 #: spinner (ends 6:6, 5:5, 4:4 and a plain 5).
@@ -25,7 +25,7 @@ MAX_MOVE_POINTS_SPINNER = 35
 
 
 @dataclass(frozen=True, slots=True)
-class FivesRules:
+class FivesRules(Seating):
     """Every knob of a fives match. Field docs are in ``FIVES_KNOBS``."""
 
     preset: str = "fives"
@@ -45,18 +45,6 @@ class FivesRules:
     first_lead: str = "any"
     next_lead: str = "winner"
     time_tie: str = "draw"
-
-    @property
-    def seats(self) -> tuple[str, ...]:
-        return SEATS[: self.players]
-
-    @property
-    def partnership(self) -> bool:
-        return self.pairs and self.players == 4
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        return ("NS", "EW") if self.partnership else self.seats
 
     @property
     def boneyard_size(self) -> int:
