@@ -93,3 +93,46 @@ def test_referee_taps_a_muggins_deal_on_the_fives_board(
         shot(page, f"fives-saved-{lang}.png")
     finally:
         context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_points_only_deal_saved_offline_is_sent_once_when_the_network_is_back(
+    browser: Any, live_server: Any
+) -> None:
+    rules = make_fives_rules("muggins")
+    deal = {"result": "domino", "by": "N", "leader": "N", "hands": {"E": "6:6 5:4"},
+            "scores": [{"seat": "N", "points": 10}, {"seat": "E", "points": 5}]}  # fmt: skip
+    expected = FivesJudge(rules).fold([deal]).state.totals
+    referee = make_user("referee", roles.REFEREE)
+    match = services.create_match(user=referee, rules_preset="muggins")
+    context = browser.new_context(viewport=PHONE, locale="ru-RU", has_touch=True)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        log_in(page, live_server.url, "referee", f"/matches/{match.pk}/")
+        page.wait_for_selector("#fives-entry.js")
+        page.click('[name=fives-mode][value="light"]')
+        for seat, points in (("N", 10), ("E", 5)):
+            page.click(f'#fives-seats [data-seat="{seat}"]')
+            page.click(f'#fives-points .points-pick:text-is("{points}")')
+        assert page.inner_text("#fives-totals").startswith("Итого: N 10 · E 5")
+        page.click('#fives-seats [data-seat="N"]')
+        page.click("#fives-domino")
+        page.click('#fives-hand-tabs [data-seat="E"]')
+        for tile in ("6:6", "5:4"):
+            page.click(f'#tile-grid .tile[data-tile="{tile}"]')
+        shot(page, "fives-light-ru.png")
+        context.set_offline(True)
+        page.click("#fives-save")
+        page.wait_for_selector("#network-banner:not([hidden])")
+        assert not Deal.objects.filter(match=match).exists()
+        page.click("#fives-save")  # tapped again while offline: the same key
+        context.set_offline(False)
+        page.wait_for_selector("#protocol tr[data-n='1']", timeout=20000)
+        assert not errors
+        stored = Deal.objects.get(match=match)  # once
+        assert stored.record == deal
+        assert Match.objects.get(pk=match.pk).totals == expected
+    finally:
+        context.close()

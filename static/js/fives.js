@@ -234,13 +234,21 @@
   }
 
   function renderGrid(state) {
+    var elsewhere = {};   // tiles put in another seat's hand
+    if (draft.result) {
+      Object.keys(draft.hands).forEach(function (seat) {
+        if (seat !== draft.handSeat) draft.hands[seat].forEach(function (t) { elsewhere[t] = 1; });
+      });
+    }
     document.querySelectorAll("#tile-grid .tile").forEach(function (b) {
-      var tile = b.dataset.tile, owner = "";
-      var inHand = draft.result && draft.handSeat &&
-        (draft.hands[draft.handSeat] || []).indexOf(tile) >= 0;
-      if (!draft.result && draft.mode === "strong" && state.used[tile] === "played") owner = "✓";
-      b.querySelector(".owner").textContent = owner;
-      b.setAttribute("aria-pressed", (tile === chosen || inHand) ? "true" : "false");
+      var tile = b.dataset.tile;
+      var played = draft.mode === "strong" && state.used[tile] === "played";
+      var mine = draft.result ? !!draft.handSeat &&
+        (draft.hands[draft.handSeat] || []).indexOf(tile) >= 0 : tile === chosen;
+      b.querySelector(".owner").textContent = played ? "✓" : "";
+      b.classList.toggle("mine", mine);
+      b.classList.toggle("used", !mine && (played || !!elsewhere[tile]));
+      b.setAttribute("aria-pressed", mine ? "true" : "false");
     });
   }
 
