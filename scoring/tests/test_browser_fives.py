@@ -29,13 +29,22 @@ def shot(page: Any, name: str) -> None:
 
 def tap_fives_deal(page: Any, rules: Any, deal: dict[str, Any]) -> None:
     table = FivesTable(rules)
-    for entry in deal["play"]:
+    for i, entry in enumerate(deal["play"]):
         if "tile" in entry:
             tile = parse_tile(entry["tile"])
+            legal = table.legal_ends(tile)
             laid = table.play(tile, entry.get("end"))
-            page.click(f'#tile-grid .tile[data-tile="{NAMES[tile]}"]')
-            if laid.end is not None:
-                page.click(f'#fives-end-choice .end-pick[data-end="{laid.end}"]')
+            for attempt in (1, 2) if i == 1 else (2,):
+                page.click(f'#tile-grid .tile[data-tile="{NAMES[tile]}"]')
+                if laid.end is not None:
+                    offered = page.eval_on_selector_all(
+                        "#fives-end-choice .end-pick", "bs => bs.map(b => b.dataset.end)")
+                    assert offered == legal  # only the ends the tile fits
+                    page.click(f'#fives-end-choice .end-pick[data-end="{laid.end}"]')
+                if attempt == 1:  # laid, then taken back and laid again
+                    assert page.locator("#fives-line li").count() == 2
+                    page.click("#fives-undo")
+                    assert page.locator("#fives-line li").count() == 1
             last = page.locator("#fives-line li").last.inner_text()
             assert f"{laid.count}" in last and (not laid.points or f"+{laid.points}" in last)
         elif "draw" in entry:
@@ -44,6 +53,9 @@ def tap_fives_deal(page: Any, rules: Any, deal: dict[str, Any]) -> None:
                 page.click(f'#tile-grid .tile[data-tile="{tile_name(token)}"]')
         else:
             page.click("#fives-pass")
+    page.click("#fives-fish")  # a slip: the undo goes back to the line of play
+    page.click("#fives-undo")
+    assert page.locator("#fives-hands").is_hidden() and page.locator("#fives-draw").is_visible()
     page.click("#fives-domino" if deal["result"] == "domino" else "#fives-fish")
     for seat, hand in (deal.get("hands") or {}).items():
         page.click(f'#fives-hand-tabs [data-seat="{seat}"]')

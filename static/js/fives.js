@@ -281,7 +281,9 @@
     draft.play.push({ seat: replay().next, pass: true }); chosen = null; render();
   });
   $("fives-undo").addEventListener("click", function () {
-    if (draft.mode === "light") draft.scores.pop(); else draft.play.pop();
+    if (draft.result) { draft.result = null; draft.by = null; }   // back to the play
+    else if (draft.mode === "light") draft.scores.pop();
+    else draft.play.pop();
     chosen = null; drawing = false; say(""); render();
   });
   document.querySelectorAll("[name=fives-mode]").forEach(function (r) {
