@@ -316,11 +316,16 @@
   function send(body) {
     try { localStorage.setItem(pendingKey, JSON.stringify(body)); } catch (e) {}
     $("fives-save").disabled = true;
+    // A request whose answer never comes is given up after 15 s, then sent again (same key).
+    var abort = window.AbortController ? new AbortController() : null;
+    var timer = abort ? setTimeout(function () { abort.abort(); }, 15000) : null;
     return fetch(data.api_url, {
       method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+      signal: abort ? abort.signal : undefined,
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf,
                  "Accept-Language": document.documentElement.lang || "ru" },
     }).then(function (response) {
+      clearTimeout(timer);
       return response.json().then(function (answer) {
         $("fives-save").disabled = false;
         localStorage.removeItem(pendingKey);
@@ -338,6 +343,7 @@
         keep();
       });
     }).catch(function () {
+      clearTimeout(timer);
       $("fives-save").disabled = false;
       var banner = $("network-banner"); banner.hidden = false; banner.textContent = S.kept_offline;
       setTimeout(resend, 5000);
