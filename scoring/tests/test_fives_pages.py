@@ -86,3 +86,19 @@ def test_deal_to_a_fives_match_with_an_unknown_key_is_refused(referee: Any) -> N
     with pytest.raises(ScoringError) as refused:
         services.record_deal(match.pk, {**muggins_deals()[0], "lead_tile": "6:2"}, referee)
     assert refused.value.codes == ["unknown_field"]
+
+
+def test_every_page_of_a_finished_fives_match_opens(client, referee, chief) -> None:
+    match = services.create_match(user=referee, rules_preset="muggins")
+    for deal in muggins_deals():
+        services.record_deal(match.pk, deal, referee)
+    client.force_login(referee)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="submit-link"' in page and 'id="fives-entry"' not in page
+    assert client.get(f"/matches/{match.pk}/submit/").status_code == 200
+    services.submit(match.pk, referee)
+    client.force_login(chief)
+    for tail in ("confirm/", "history/", "print/"):
+        assert client.get(f"/matches/{match.pk}/{tail}").status_code == 200, tail
+    services.confirm(match.pk, chief)
+    assert client.get(f"/matches/{match.pk}/correct/").status_code == 200
