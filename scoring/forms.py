@@ -136,6 +136,7 @@ class MatchForm(forms.Form):
     rules_preset = forms.ChoiceField(label=_("Rules"), initial="sport", choices=[
         ("sport", _("Sports domino")), ("kozel", _("Kozel")),
         ("morskoy", _("Morskoy kozel")), ("international", _("International")),
+        ("muggins", _("Muggins (fives)")), ("fives", _("Fives")),
     ])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -24,7 +24,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from config.inputs import validate_name
-from rules import Rules, RulesError, make_rules
+from rules import RulesError
+from scoring.games import AnyRules, make_match_rules
 
 SEATS: tuple[str, ...] = ("N", "E", "S", "W")
 
@@ -122,16 +123,17 @@ class Match(models.Model):
     def seat_player_ids(self) -> dict[str, int | None]:
         return {seat: getattr(self, f"seat_{seat.lower()}_id") for seat in SEATS}
 
-    def get_rules(self) -> Rules:
-        """The rules stored with the match (not the preset's current defaults)."""
+    def get_rules(self) -> AnyRules:
+        """The rules stored with the match (not the preset's current defaults), of its game's
+        engine (``scoring.games``)."""
         stored: dict[str, Any] = dict(self.rules)
         preset = stored.pop("preset", self.rules_preset)
-        return make_rules(preset, stored)
+        return make_match_rules(preset, stored)
 
     def clean(self) -> None:
         super().clean()
         try:
-            make_rules(self.rules_preset, self.rules_options)
+            make_match_rules(self.rules_preset, self.rules_options)
         except RulesError as err:
             field = (
                 "rules_preset" if err.problem.extra.get("option") == "preset" else "rules_options"

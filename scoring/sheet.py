@@ -185,7 +185,9 @@ def build_sheet(match: Any, deals: Iterable[Any], url: str = "",
     else:
         winner_label = ""
     title = match.label or _("Match")
-    planned = rules.deals + SPARE_ROWS if rules.end == "deals" else OPEN_ENDED_ROWS
+    # a fives game (``scoring.games``) always ends by a target
+    ends_by_deals = getattr(rules, "end", "target") == "deals"
+    planned = rules.deals + SPARE_ROWS if ends_by_deals else OPEN_ENDED_ROWS
     blank = 0 if match.finished else max(planned - len(rows), 0)
     return Sheet(
         match_id=match.pk,

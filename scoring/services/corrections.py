@@ -10,8 +10,8 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from rules import Judge
 from scoring.errors import Conflict, DealRefused, NotAllowed, ScoringError, error, problem_item
+from scoring.games import deal_keys, judge_for
 from scoring.models import Deal, Match, MatchVersion
 from scoring.services.guards import _check_version, _lock
 from scoring.services.history import _history_row
@@ -67,8 +67,8 @@ def correct(
             raise ScoringError.one("bad_deals", _("Give the corrected list of deals."), "deals")
         rules = match.get_rules()
         _check_deal_count(rules, len(deals), "deals")
-        records = [_clean_record(d) for d in deals]
-        judge = Judge(rules)
+        records = [_clean_record(d, deal_keys(rules)) for d in deals]
+        judge = judge_for(rules)
         state = judge.start()
         verdicts = [judge.judge(state, record) for record in records]
         problems = [problem_item(p, f"deals.{i}") for i, v in enumerate(verdicts) for p in v.errors]

@@ -18,8 +18,9 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 from config.inputs import validate_name
-from rules import Judge, Rules, RulesError, make_rules
+from rules import RulesError
 from scoring.errors import Conflict, NotAllowed, ScoringError, error, problem_item
+from scoring.games import AnyRules, judge_for, make_match_rules
 from scoring.models import SEATS, CreationKey, Match, MatchVersion
 from scoring.services.confirmation import _pin_desk_only, _valid_pin
 from scoring.services.idempotency import parse_key
@@ -146,14 +147,14 @@ def _prepare(
     user: User, specs: Sequence[MatchSpec], desk: bool
 ) -> list[tuple[Match, dict[str, int | None]]]:
     """Unsaved matches for ``specs``, with their seats' player ids (not checked yet)."""
-    resolved: dict[str, tuple[Rules, dict[str, Any]]] = {}
+    resolved: dict[str, tuple[AnyRules, dict[str, Any]]] = {}
     prepared: list[tuple[Match, dict[str, int | None]]] = []
     for spec in specs:
         options = dict(spec.rules_options)
         key = json.dumps([spec.rules_preset, options, spec.players], sort_keys=True, default=str)
         if key not in resolved:
             try:
-                found = make_rules(spec.rules_preset, options, spec.players)
+                found = make_match_rules(spec.rules_preset, options, spec.players)
                 resolved[key] = (found, found.to_dict())  # the stored copy, built once
             except RulesError as err:
                 field_name = ("rules_preset" if err.problem.extra.get("option") == "preset"
@@ -184,7 +185,7 @@ def _prepare(
             created_by=user if user.is_authenticated else None,
             **{f"seat_{seat.lower()}_id": pid for seat, pid in seat_ids.items()},
         )
-        _apply_state(match, Judge(rules).start())
+        _apply_state(match, judge_for(rules).start())
         prepared.append((match, seat_ids))
     return prepared
 
@@ -198,7 +199,7 @@ def _check_names(spec: MatchSpec) -> None:
             raise ScoringError.one(err.code or "invalid", err.messages[0], name) from err
 
 
-def _seat_ids(rules: Rules, seats: Mapping[str, Any]) -> dict[str, int | None]:
+def _seat_ids(rules: AnyRules, seats: Mapping[str, Any]) -> dict[str, int | None]:
     seat_ids: dict[str, int | None] = {}
     for seat, value in seats.items():
         if seat not in SEATS:

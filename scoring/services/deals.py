@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from rules import DealVerdict
 from scoring.errors import ScoringError
+from scoring.games import ALL_DEAL_KEYS
 from scoring.models import Deal, Match, MatchVersion
 from scoring.services.guards import _check_version, _lock, _require_editable, _require_writer
 from scoring.services.history import _history_row, _log
@@ -31,6 +32,7 @@ from scoring.services.state import (
     _clean_record,
     _deal_json,
     _fold,
+    _game_record,
     _judge,
     _records,
     _refused,
@@ -49,7 +51,7 @@ def preview_deal(match_id: int, deal: Any) -> DealVerdict:
     match = Match.objects.get(pk=match_id)
     judge = _judge(match)
     state = _state_after(judge, _records(match))
-    return judge.judge(state, _clean_record(deal), apply=False)
+    return judge.judge(state, _game_record(match, deal), apply=False)  # type: ignore[arg-type]
 
 
 def record_deal(
@@ -66,11 +68,12 @@ def record_deal(
     a different deal, or after its deal was deleted, it is 409 ``idempotency_conflict``.
     """
     key = parse_key(client_id)
-    record = _clean_record(deal)
+    record = _clean_record(deal, ALL_DEAL_KEYS)
     with transaction.atomic():
         # The row lock serialises every write of the match: two requests with one key are
         # answered one after the other, and the second finds the first's deal.
         match = _lock(match_id)
+        record = _game_record(match, record)
         _require_writer(user, match)
         # The stored deals' keys and records in one query: a retry is found among them, and a
         # new deal is judged after them (no model instances, the verdicts are not read).
@@ -150,9 +153,10 @@ def amend_last_deal(
     was this amendment (answered before the version check); in any case when the last deal
     already is this deal (no new version, no history row).
     """
-    record = _clean_record(deal)
+    record = _clean_record(deal, ALL_DEAL_KEYS)
     with transaction.atomic():
         match = _lock(match_id)
+        record = _game_record(match, record)
         _require_writer(user, match)
         done = change_after(match, expected_version, MatchVersion.Action.AMEND_DEAL)
         after = (done.after or {}) if done is not None else {}

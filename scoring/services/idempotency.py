@@ -10,7 +10,9 @@ anything a second time, or refuses it with a message that says what happened.
 the engine reads them: a key that is absent, ``null`` (and ``time_up`` that is not ``true``) is
 the same as missing; the tiles of a hand or of the boneyard are a set, in any notation (``6:4``,
 ``4-6``, ``[6|4]``, ``[6, 4]``) and order; ``lead_tile`` and ``last_tiles`` are tiles in the
-order written; seats and sides with a ``null`` value are absent. Other keys are refused before
+order written; seats and sides with a ``null`` value are absent. A fives record's ``play`` and
+``scores`` (sections 17 and 19) are their entries in order, each with its tile read, the tiles of
+a draw as a set and its ``null`` values absent. Other keys are refused before
 this is asked (``scoring.services.state``). ``deal_identity`` gives that normal form.
 
 **A deal's key** (``client_id`` or the ``Idempotency-Key`` header, a UUID, scoped to the match):
@@ -39,9 +41,10 @@ from rules import tiles as T
 from scoring.errors import Conflict, ScoringError, error
 from scoring.models import Match, MatchVersion
 
-#: the keys of a deal record in the rules contract
+#: the keys of a deal record in the rules contract, and those of the fives games' records
+#: (RULES.md sections 17 and 19: the line of play, or the points only)
 CONTRACT_KEYS = ("result", "by", "leader", "hands", "pips", "lead_tile", "last_tiles",
-                 "boneyard", "declared", "time_up")  # fmt: skip
+                 "boneyard", "declared", "time_up", "play", "scores")  # fmt: skip
 
 
 def parse_key(client_id: Any) -> uuid.UUID | None:
@@ -91,6 +94,23 @@ def _present(mapping: Any) -> Any:
     return mapping
 
 
+def _entry(entry: Any) -> Any:
+    """One entry of a fives ``play`` (a move, a draw, a pass) or of ``scores``, normalised: its
+    tiles read, a drawn set in any order, ``null`` values absent."""
+    if not isinstance(entry, Mapping):
+        return entry
+    out = _present(entry)
+    if "tile" in out:
+        out["tile"] = _tiles(out["tile"])
+    if isinstance(out.get("draw"), str | list):
+        out["draw"] = _tile_set(out["draw"])
+    return out
+
+
+def _entries(value: Any) -> Any:
+    return [_entry(e) for e in value] if isinstance(value, list) else value
+
+
 def deal_identity(record: Any) -> dict[str, Any]:
     """The normal form of a deal record: equal for two records that are the same deal."""
     if not isinstance(record, Mapping):
@@ -113,6 +133,8 @@ def deal_identity(record: Any) -> dict[str, Any]:
             value = _tile_set(value)
         elif key in ("lead_tile", "last_tiles"):
             value = _tiles(value)
+        elif key in ("play", "scores"):
+            value = _entries(value)
         out[key] = value
     return out
 

@@ -12,13 +12,16 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from config.inputs import BadJSON, check_json
-from rules import DealVerdict, Judge, MatchState, Rules
+from rules import DealVerdict, MatchState
+from rules.fives import FivesDealVerdict, FivesState
 from scoring.errors import DealRefused, problem_item
+from scoring.games import DEAL_KEYS, AnyJudge, AnyRules, deal_keys, deal_limit, judge_for
 from scoring.models import Deal, Match
 
 
-def _judge(match: Match) -> Judge:
-    return Judge(match.get_rules())
+def _judge(match: Match) -> AnyJudge:
+    """The judge of the match's game: ``rules.Judge``, or ``rules.fives.FivesJudge``."""
+    return judge_for(match.get_rules())
 
 
 def _records(match: Match, upto: int | None = None) -> list[dict[str, Any]]:
@@ -28,31 +31,35 @@ def _records(match: Match, upto: int | None = None) -> list[dict[str, Any]]:
     return [deal.record for deal in queryset]
 
 
-def _state_after(judge: Judge, records: Sequence[Any]) -> MatchState:
+def _state_after(judge: AnyJudge, records: Sequence[Any]) -> AnyState:
     return _fold(judge, records).state
+
+
+AnyState = MatchState | FivesState
+AnyVerdict = DealVerdict | FivesDealVerdict
 
 
 @dataclass
 class _Fold:
     """The engine's state after some deals, and how many deals each side won."""
 
-    state: MatchState
+    state: AnyState
     won: dict[str, int] = field(default_factory=dict)
 
-    def count(self, verdict: DealVerdict) -> DealVerdict:
+    def count(self, verdict: AnyVerdict) -> AnyVerdict:
         if verdict.ok and verdict.winner:
             self.won[verdict.winner] = self.won.get(verdict.winner, 0) + 1
         return verdict
 
 
-def _fold(judge: Judge, records: Sequence[Any]) -> _Fold:
+def _fold(judge: AnyJudge, records: Sequence[Any]) -> _Fold:
     fold = _Fold(judge.start())
     for record in records:
-        fold.count(judge.judge(fold.state, record))
+        fold.count(judge.judge(fold.state, record))  # type: ignore[arg-type]
     return fold
 
 
-def _apply_state(match: Match, state: MatchState, won: dict[str, int] | None = None) -> None:
+def _apply_state(match: Match, state: AnyState, won: dict[str, int] | None = None) -> None:
     match.deals_won = dict(won or {})
     match.totals = dict(state.totals)
     match.finished = state.finished
@@ -67,30 +74,30 @@ _STATE_FIELDS = ["deals_won", "totals", "finished", "end", "winner", "unclaimed_
                  "next_leader", "status", "version", "updated_at"]  # fmt: skip
 
 
-def _refused(verdict: DealVerdict, prefix: str | None = None) -> DealRefused:
+def _refused(verdict: AnyVerdict, prefix: str | None = None) -> DealRefused:
     return DealRefused([problem_item(p, prefix) for p in verdict.errors])
 
 
-#: the keys of a deal record (RULES.md sections 5 and 13); nothing else is stored
-DEAL_KEYS = frozenset({"result", "by", "leader", "hands", "pips", "lead_tile", "last_tiles",
-                       "boneyard", "declared", "time_up"})  # fmt: skip
+# ``DEAL_KEYS`` (imported above, exported by ``scoring.services``): the keys of a deal record
+# (RULES.md sections 5 and 13); a fives match's are ``scoring.games.FIVES_DEAL_KEYS``.
 #: keys a request may carry beside the record: they steer the write and are not stored
 REQUEST_KEYS = frozenset({"client_id", "expected_version"})
 
 
-def _clean_record(deal: Any) -> dict[str, Any]:
-    """The record to judge and store: only the contract's keys (any other key is refused, so
-    nothing unknown is ever stored), JSON of a sane depth without NUL (``config.inputs``)."""
+def _clean_record(deal: Any, keys: frozenset[str] = DEAL_KEYS) -> dict[str, Any]:
+    """The record to judge and store: only the contract's keys (``keys``, those of the match's
+    game: ``scoring.games.deal_keys``; any other key is refused, so nothing unknown is ever
+    stored), JSON of a sane depth without NUL (``config.inputs``)."""
     if not isinstance(deal, Mapping):
         raise DealRefused.one("bad_deal", _("A deal must be an object."), "deal")
     record = {k: v for k, v in deal.items() if k not in REQUEST_KEYS}
-    unknown = sorted(str(k) for k in record if k not in DEAL_KEYS)
+    unknown = sorted(str(k) for k in record if k not in keys)
     if unknown:
         name = unknown[0][:40].replace("\x00", "")
         raise DealRefused.one(
             "unknown_field",
             _("A deal has no field “%(name)s”; its fields are %(known)s.")
-            % {"name": name, "known": ", ".join(sorted(DEAL_KEYS))},
+            % {"name": name, "known": ", ".join(sorted(keys))},
             name,
         )  # fmt: skip
     try:
@@ -100,13 +107,20 @@ def _clean_record(deal: Any) -> dict[str, Any]:
     return record
 
 
-def _check_deal_count(rules: Rules, count: int, field: str | None = None) -> None:
-    """Refuses a protocol of more deals than ``rules.deal_limit`` before judging any of them."""
-    if count > rules.deal_limit:
+def _game_record(match: Match, deal: Any) -> dict[str, Any]:
+    """``deal`` cleaned as a record of the match's game (only that game's keys)."""
+    return _clean_record(deal, deal_keys(match.get_rules()))
+
+
+def _check_deal_count(rules: AnyRules, count: int, field: str | None = None) -> None:
+    """Refuses a protocol of more deals than the rules allow (``scoring.games.deal_limit``)
+    before judging any of them."""
+    limit = deal_limit(rules)
+    if count > limit:
         raise DealRefused.one(
             "too_many_deals",
             _("A match holds at most %(limit)s deals under these rules.")
-            % {"limit": rules.deal_limit},
+            % {"limit": limit},
             field,
         )  # fmt: skip
 

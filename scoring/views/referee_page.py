@@ -18,6 +18,8 @@ from config.limits import body_limit
 from scoring import services
 from scoring.errors import ScoringError
 from scoring.forms import DealForm
+from scoring.games import is_fives
+from scoring.views.fives_page import fives_data
 from scoring.views.match_view import MatchView, form_errors, wants_json
 
 
@@ -41,6 +43,8 @@ class SheetView(MatchView):
         form.fields["by"].choices = [("", "—")] + [(s.seat, sheet.seat_name(s.seat))
                                                    for s in sheet.seats]
         deals = list(match.deals.all())
+        if is_fives(rules):
+            extra["fives_data"] = fives_data(match, rules)
         return self.context(
             sheet=sheet,
             form=form,

@@ -1,0 +1,104 @@
+"""A fives match's pages: created from the new-match form, its referee's sheet with the fives
+board (``static/js/fives.js``) instead of the hand entry, printed; its last deal amended and
+deleted through the services."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from typing import Any
+
+import pytest
+
+from scoring import services
+from scoring.errors import ScoringError
+from scoring.models import Match
+from scoring.tests.test_fives import engine, illegal_move, muggins_deals
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_new_match_form_creates_a_muggins_match(client, referee) -> None:
+    client.force_login(referee)
+    page = client.get("/matches/new/").content.decode()
+    assert 'value="muggins"' in page and 'value="fives"' in page
+    response = client.post("/matches/new/", {"rules_preset": "muggins", "label": "Пятёрка",
+                                             "client_id": str(uuid.uuid4())})  # fmt: skip
+    match = Match.objects.get()
+    assert response.status_code == 302 and response.url == f"/matches/{match.pk}/"
+    assert (match.rules_preset, match.rules["spinner"]) == ("muggins", "first_double")
+
+
+def test_the_referees_sheet_of_a_fives_match_has_the_board(client, referee) -> None:
+    match = services.create_match(user=referee, rules_preset="muggins")
+    services.record_deal(match.pk, muggins_deals()[0], referee)
+    client.force_login(referee)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="fives-entry"' in page and 'id="deal-form"' not in page
+    assert "js/fives.js" in page and "js/scoresheet.js" not in page
+    found = re.search(r'<script id="fives-data" type="application/json">(.*?)</script>', page)
+    assert found is not None
+    data = json.loads(found.group(1))
+    assert data["spinner"] is True and data["seats"] == ["N", "E"]
+    assert data["totals"] == engine(muggins_deals()[:1])["totals"]
+    assert data["leader"] == "E" and data["api_url"] == f"/api/v1/matches/{match.pk}/deals/"
+    assert "<script>" not in page  # no inline script (the CSP)
+
+
+def test_anyone_else_sees_the_fives_protocol_without_the_board(client, referee, stranger) -> None:
+    match = services.create_match(user=referee, rules_preset="muggins")
+    client.force_login(stranger)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="fives-entry"' not in page
+
+
+def test_a_fives_match_prints(client, referee) -> None:
+    match = services.create_match(user=referee, rules_preset="muggins")
+    services.record_deal(match.pk, muggins_deals()[0], referee)
+    assert client.get(f"/matches/{match.pk}/print/").status_code == 200
+    pdf = client.get(f"/matches/{match.pk}/protocol.pdf")
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+
+
+def test_the_last_fives_deal_is_amended_and_deleted(referee) -> None:
+    deals = muggins_deals()
+    match = services.create_match(user=referee, rules_preset="muggins")
+    services.record_deal(match.pk, deals[0], referee)
+    services.record_deal(match.pk, deals[1], referee)
+    with pytest.raises(ScoringError) as refused:
+        services.amend_last_deal(match.pk, illegal_move(deals[1]), referee)
+    assert refused.value.codes  # the engine's reason; the deal is unchanged
+    assert Match.objects.get(pk=match.pk).deals.last().record == deals[1]
+    declared = {**deals[1], "declared": engine(deals[:2])["deals"][1]["recorded"]}
+    amended = services.amend_last_deal(match.pk, declared, referee)
+    assert amended.record == declared
+    assert Match.objects.get(pk=match.pk).totals == engine(deals[:2])["totals"]
+    services.delete_last_deal(match.pk, referee)
+    assert Match.objects.get(pk=match.pk).totals == engine(deals[:1])["totals"]
+    assert [h.action for h in Match.objects.get(pk=match.pk).history.all()] == [
+        "create", "record_deal", "record_deal", "amend_deal", "delete_deal",
+    ]  # fmt: skip
+
+
+def test_deal_to_a_fives_match_with_an_unknown_key_is_refused(referee: Any) -> None:
+    match = services.create_match(user=referee, rules_preset="muggins")
+    with pytest.raises(ScoringError) as refused:
+        services.record_deal(match.pk, {**muggins_deals()[0], "lead_tile": "6:2"}, referee)
+    assert refused.value.codes == ["unknown_field"]
+
+
+def test_every_page_of_a_finished_fives_match_opens(client, referee, chief) -> None:
+    match = services.create_match(user=referee, rules_preset="muggins")
+    for deal in muggins_deals():
+        services.record_deal(match.pk, deal, referee)
+    client.force_login(referee)
+    page = client.get(f"/matches/{match.pk}/").content.decode()
+    assert 'id="submit-link"' in page and 'id="fives-entry"' not in page
+    assert client.get(f"/matches/{match.pk}/submit/").status_code == 200
+    services.submit(match.pk, referee)
+    client.force_login(chief)
+    for tail in ("confirm/", "history/", "print/"):
+        assert client.get(f"/matches/{match.pk}/{tail}").status_code == 200, tail
+    services.confirm(match.pk, chief)
+    assert client.get(f"/matches/{match.pk}/correct/").status_code == 200

@@ -1,0 +1,363 @@
+// The referee's board for a fives match (RULES.md sections 15–23): the line of play tapped move by
+// move (the strong form, section 17) or only the points of the scoring moves (the light form,
+// section 19), then the hands left, then the deal is posted to the API as JSON.
+//
+// The board mirrors rules.fives.FivesTable (open ends, the spinner, the count): it offers only the
+// ends a tile fits and shows each move's count and points at once. The server judges the deal
+// anyway. As on the other games' sheet (docs/reliability.md, Retries) every deal carries a key
+// (client_id) kept in localStorage with the deal until the server has answered, across reloads
+// and offline periods; sending it again sends the same key and the server stores it once. The
+// deal being tapped is kept in localStorage too, so that a reload does not lose it.
+(function () {
+  "use strict";
+
+  var root = document.getElementById("fives-entry");
+  if (!root) return;
+  var data = JSON.parse(document.getElementById("fives-data").textContent);
+  var S = data.strings;
+  var draftKey = "fives:draft:" + data.match;
+  var pendingKey = "fives:pending:" + data.match;
+  var csrf = document.querySelector("#fives-form [name=csrfmiddlewaretoken]").value;
+  var $ = function (id) { return document.getElementById(id); };
+  var ENDS = ["L", "R", "U", "D"];
+
+  function fmt(text, seat) { return text.replace("%(seat)s", seat); }
+  function halves(tile) { return tile.split(":").map(Number); }
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return "10000000-1000-4000-8000-100000000000".replace(/[018]/g, function (c) {
+      return (c ^ (crypto.getRandomValues(new Uint8Array(1))[0] & (15 >> (c / 4)))).toString(16);
+    });
+  }
+
+  // ---------------------------------------------------------------- the table (FivesTable)
+  function Table() {
+    this.show = [-1, -1, -1, -1]; this.weight = [0, 0, 0, 0]; this.moves = 0; this.lead = null;
+    this.spin = data.spinner ? 0 : 3; this.spinEnd = -1; this.spinNum = 0; this.covered = 0;
+  }
+  Table.prototype.count = function () {
+    if (this.moves === 1) { var h = halves(this.lead); return h[0] + h[1]; }
+    return this.weight[0] + this.weight[1] + this.weight[2] + this.weight[3];
+  };
+  Table.prototype.legalEnds = function (tile) {
+    var h = halves(tile), out = [];
+    for (var e = 0; e < 4; e++) {
+      if (this.show[e] >= 0 && (h[0] === this.show[e] || h[1] === this.show[e])) out.push(ENDS[e]);
+    }
+    return out;
+  };
+  Table.prototype.openArms = function () {
+    this.show[2] = this.show[3] = this.spinNum;
+    this.weight[2] = this.weight[3] = data.all_arms ? this.spinNum : 0;
+    this.spin = 3;
+  };
+  Table.prototype.play = function (tile, end) {   // returns the count after the move
+    var h = halves(tile), a = h[0], b = h[1];
+    if (this.moves === 0) {
+      var hi = Math.max(a, b), lo = Math.min(a, b);
+      this.lead = tile; this.moves = 1; this.show[0] = hi; this.show[1] = lo;
+      if (a === b) {
+        this.weight[0] = this.weight[1] = a + b;
+        if (this.spin === 0) { this.spin = 1; this.spinNum = a; }
+      } else { this.weight[0] = hi; this.weight[1] = lo; }
+      return a + b;
+    }
+    var e = ENDS.indexOf(end);
+    var other = a === this.show[e] ? b : a;
+    this.show[e] = other;
+    this.weight[e] = a === b ? other + other : other;
+    this.moves += 1;
+    if (this.spin === 2) { if (e === this.spinEnd) this.openArms(); }
+    else if (this.spin === 1) {
+      if (e < 2) { this.covered |= 1 << e; if (this.covered === 3) this.openArms(); }
+    } else if (this.spin === 0 && a === b) { this.spin = 2; this.spinEnd = e; this.spinNum = a; }
+    return this.count();
+  };
+  Table.prototype.openEnds = function () {
+    var out = [];
+    for (var e = 0; e < 4; e++) if (this.show[e] >= 0) out.push([ENDS[e], this.show[e]]);
+    return out;
+  };
+  function points(count) { return count % 5 === 0 && count ? count : 0; }
+
+  // ---------------------------------------------------------------- the deal being tapped
+  var draft = loadDraft();
+  function blank() {
+    return { mode: "strong", leader: data.leader || data.seats[0], play: [], scores: [],
+             result: null, by: null, hands: {}, handSeat: null, key: newKey() };
+  }
+  function loadDraft() {
+    try { var d = JSON.parse(localStorage.getItem(draftKey)); if (d && d.key) return d; }
+    catch (e) { /* no storage: a fresh deal */ }
+    return blank();
+  }
+  function keep() { try { localStorage.setItem(draftKey, JSON.stringify(draft)); } catch (e) {} }
+
+  var drawing = false, chosen = null;
+
+  // Replays the line of play: the table, each move's count and points, whose turn it is.
+  function replay() {
+    var table = new Table(), seat = draft.leader, rows = [], used = {};
+    var idx = data.seats.indexOf(seat);
+    draft.play.forEach(function (entry) {
+      var row = { entry: entry };
+      if (entry.tile) {
+        row.count = table.play(entry.tile, entry.end);
+        row.points = points(row.count);
+        used[entry.tile] = "played";
+      } else if (entry.draw) { used[entry.draw] = "drawn"; }
+      rows.push(row);
+      if (!entry.draw) idx = (data.seats.indexOf(entry.seat) + 1) % data.seats.length;
+      else idx = data.seats.indexOf(entry.seat);
+    });
+    return { table: table, rows: rows, next: data.seats[idx], used: used };
+  }
+
+  function totals(rows) {
+    var out = {};
+    data.sides.forEach(function (s) { out[s] = data.totals[s] || 0; });
+    if (draft.mode === "light") {
+      draft.scores.forEach(function (s) { out[data.side_of[s.seat]] += s.points; });
+    } else {
+      rows.forEach(function (r) { if (r.points) out[data.side_of[r.entry.seat]] += r.points; });
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- drawing the page
+  function button(text, cls, onclick, pressed) {
+    var b = document.createElement("button");
+    b.type = "button"; b.textContent = text; if (cls) b.className = cls;
+    if (pressed !== undefined) b.setAttribute("aria-pressed", pressed ? "true" : "false");
+    b.addEventListener("click", onclick);
+    return b;
+  }
+  function say(text) { $("fives-message").textContent = text || ""; }
+
+  function render() {
+    var state = replay(), light = draft.mode === "light";
+    document.querySelectorAll("[name=fives-mode]").forEach(function (r) {
+      r.checked = r.value === draft.mode;
+    });
+    var seatsBox = $("fives-seats"); seatsBox.textContent = "";
+    var toPlay = light ? (draft.scoreSeat || state.next) : state.next;
+    if (!light && draft.play.length === 0) toPlay = draft.leader;
+    data.seats.forEach(function (seat) {
+      var b = button(seat, "seat-pick", function () {
+        if (light) draft.scoreSeat = seat;
+        else if (draft.play.length === 0) draft.leader = seat;
+        keep(); render();
+      }, seat === toPlay);
+      b.dataset.seat = seat;
+      seatsBox.appendChild(b);
+    });
+    var tot = totals(state.rows);
+    $("fives-totals").textContent = S.total + ": " + data.sides.map(function (s) {
+      return s + " " + tot[s];
+    }).join(" · ") + " — " + fmt(S.to_play, toPlay);
+    $("fives-ends").textContent = light ? "" : S.ends + ": " + (state.table.openEnds().map(
+      function (p) { return S.end_names[p[0]] + " " + p[1]; }).join(", ") || "—") +
+      " · " + S.count + " " + (state.table.moves ? state.table.count() : 0);
+    var line = $("fives-line"); line.textContent = "";
+    if (light) {
+      draft.scores.forEach(function (s) {
+        var li = document.createElement("li"); li.textContent = s.seat + ": +" + s.points;
+        line.appendChild(li);
+      });
+    } else {
+      state.rows.forEach(function (r) {
+        var li = document.createElement("li"), e = r.entry;
+        if (e.tile) {
+          li.textContent = e.seat + " " + e.tile + " " + (e.end ? S.end_names[e.end] : S.lead) +
+            " · " + S.count + " " + r.count + (r.points ? " · +" + r.points : "");
+          if (r.points) li.className = "scored";
+        } else if (e.draw) li.textContent = e.seat + " " + S.draws + " " + e.draw;
+        else li.textContent = e.seat + " " + S.passes;
+        line.appendChild(li);
+      });
+    }
+    line.scrollTop = line.scrollHeight;   // the latest move in sight
+    $("fives-board").hidden = false;
+    $("fives-actions").hidden = light || !!draft.result;
+    $("fives-finish").hidden = !!draft.result;
+    $("fives-points").hidden = light ? !!draft.result : true;
+    renderPoints(toPlay);
+    renderEnds(state);
+    renderHands(state);
+    renderGrid(state);
+    $("fives-save").hidden = !draft.result;
+    keep();
+  }
+
+  function renderPoints(seat) {
+    var box = $("fives-points"); box.textContent = "";
+    if (box.hidden) return;
+    var label = document.createElement("p"); label.textContent = fmt(S.score_for, seat);
+    box.appendChild(label);
+    for (var p = 5; p <= data.max_points; p += 5) {
+      (function (p) {
+        box.appendChild(button(String(p), "points-pick", function () {
+          draft.scores.push({ seat: seat, points: p }); render();
+        }));
+      })(p);
+    }
+  }
+
+  function renderEnds(state) {
+    var box = $("fives-end-choice"); box.textContent = "";
+    if (!chosen || draft.result) return;
+    var label = document.createElement("span"); label.textContent = S.choose_end + " ";
+    box.appendChild(label);
+    state.table.legalEnds(chosen).forEach(function (end) {
+      var b = button(S.end_names[end], "end-pick", function () {
+        draft.play.push({ seat: state.next, tile: chosen, end: end }); chosen = null;
+        render();
+      });
+      b.dataset.end = end;
+      box.appendChild(b);
+    });
+  }
+
+  function renderHands(state) {
+    var box = $("fives-hands"), tabs = $("fives-hand-tabs");
+    box.hidden = !draft.result; tabs.textContent = "";
+    if (!draft.result) return;
+    data.seats.forEach(function (seat) {
+      if (draft.result === "domino" && seat === draft.by) return;
+      if (!draft.handSeat) draft.handSeat = seat;
+      var text = fmt(S.hands_of, seat) + ": " + ((draft.hands[seat] || []).join(" ") || "—");
+      var b = button(text, "seat-pick", function () { draft.handSeat = seat; render(); },
+                     seat === draft.handSeat);
+      b.dataset.seat = seat;
+      tabs.appendChild(b);
+    });
+  }
+
+  function renderGrid(state) {
+    var elsewhere = {};   // tiles put in another seat's hand
+    if (draft.result) {
+      Object.keys(draft.hands).forEach(function (seat) {
+        if (seat !== draft.handSeat) draft.hands[seat].forEach(function (t) { elsewhere[t] = 1; });
+      });
+    }
+    document.querySelectorAll("#tile-grid .tile").forEach(function (b) {
+      var tile = b.dataset.tile;
+      var played = draft.mode === "strong" && state.used[tile] === "played";
+      var mine = draft.result ? !!draft.handSeat &&
+        (draft.hands[draft.handSeat] || []).indexOf(tile) >= 0 : tile === chosen;
+      b.querySelector(".owner").textContent = played ? "✓" : "";
+      b.classList.toggle("mine", mine);
+      b.classList.toggle("used", !mine && (played || !!elsewhere[tile]));
+      b.setAttribute("aria-pressed", mine ? "true" : "false");
+    });
+  }
+
+  // ---------------------------------------------------------------- taps
+  $("tile-grid").addEventListener("click", function (event) {
+    var b = event.target.closest(".tile"); if (!b) return;
+    var tile = b.dataset.tile, state = replay();
+    if (draft.result) {                      // the hands left
+      var hand = draft.hands[draft.handSeat] = draft.hands[draft.handSeat] || [];
+      var at = hand.indexOf(tile);
+      if (at >= 0) hand.splice(at, 1); else hand.push(tile);
+      render(); return;
+    }
+    if (draft.mode === "light") return;
+    if (drawing) {
+      drawing = false;
+      draft.play.push({ seat: state.next, draw: tile }); say(""); render(); return;
+    }
+    if (state.used[tile] === "played") { say(S.played); return; }
+    if (draft.play.length === 0) {
+      draft.play.push({ seat: draft.leader, tile: tile }); say(""); render(); return;
+    }
+    var ends = state.table.legalEnds(tile);
+    if (!ends.length) { chosen = null; say(S.no_fit); render(); return; }
+    chosen = tile; say(""); render();
+  });
+  $("fives-draw").addEventListener("click", function () { drawing = true; chosen = null;
+    say(S.draw_tap); render(); });
+  $("fives-pass").addEventListener("click", function () {
+    draft.play.push({ seat: replay().next, pass: true }); chosen = null; render();
+  });
+  $("fives-undo").addEventListener("click", function () {
+    if (draft.result) { draft.result = null; draft.by = null; }   // back to the play
+    else if (draft.mode === "light") draft.scores.pop();
+    else draft.play.pop();
+    chosen = null; drawing = false; say(""); render();
+  });
+  document.querySelectorAll("[name=fives-mode]").forEach(function (r) {
+    r.addEventListener("change", function () { draft.mode = r.value; render(); });
+  });
+  function finish(result) {
+    var state = replay(), last = null;
+    draft.play.forEach(function (e) { if (e.tile) last = e.seat; });
+    draft.result = result;
+    draft.by = result === "domino" ? (draft.mode === "light" ? (draft.scoreSeat || last) : last)
+      : null;
+    draft.handSeat = null; chosen = null; drawing = false;
+    void state; render();
+  }
+  $("fives-domino").addEventListener("click", function () { finish("domino"); });
+  $("fives-fish").addEventListener("click", function () { finish("fish"); });
+
+  // ---------------------------------------------------------------- saving
+  function record() {
+    var body = { result: draft.result, leader: draft.leader, client_id: draft.key, hands: {} };
+    if (draft.by) body.by = draft.by;
+    if (draft.mode === "light") { body.scores = draft.scores; body.leader = draft.leader; }
+    else body.play = draft.play;
+    data.seats.forEach(function (seat) {
+      if (draft.result === "domino" && seat === draft.by) return;
+      body.hands[seat] = (draft.hands[seat] || []).join(" ");
+    });
+    return body;
+  }
+  function send(body) {
+    try { localStorage.setItem(pendingKey, JSON.stringify(body)); } catch (e) {}
+    $("fives-save").disabled = true;
+    // A request whose answer never comes is given up after 15 s, then sent again (same key).
+    var abort = window.AbortController ? new AbortController() : null;
+    var timer = abort ? setTimeout(function () { abort.abort(); }, 15000) : null;
+    return fetch(data.api_url, {
+      method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+      signal: abort ? abort.signal : undefined,
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf,
+                 "Accept-Language": document.documentElement.lang || "ru" },
+    }).then(function (response) {
+      clearTimeout(timer);
+      return response.json().then(function (answer) {
+        $("fives-save").disabled = false;
+        localStorage.removeItem(pendingKey);
+        if (response.ok) {
+          localStorage.removeItem(draftKey);
+          say(S.saved); window.location.reload();
+          return;
+        }
+        if (response.status === 409 && answer.errors && answer.errors.some(function (e) {
+          return e.code === "idempotency_conflict"; })) draft.key = newKey();
+        var box = $("verdict"); box.textContent = S.refused;
+        (answer.errors || []).forEach(function (e) {
+          var p = document.createElement("p"); p.textContent = e.message; box.appendChild(p);
+        });
+        keep();
+      });
+    }).catch(function () {
+      clearTimeout(timer);
+      $("fives-save").disabled = false;
+      var banner = $("network-banner"); banner.hidden = false; banner.textContent = S.kept_offline;
+      setTimeout(resend, 5000);
+    });
+  }
+  function resend() {
+    var kept = null;
+    try { kept = JSON.parse(localStorage.getItem(pendingKey)); } catch (e) {}
+    if (kept) send(kept);
+  }
+  $("fives-save").addEventListener("click", function () { send(record()); });
+  window.addEventListener("online", resend);
+
+  root.classList.add("js");
+  render();
+  resend();
+})();
