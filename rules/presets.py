@@ -251,6 +251,12 @@ def _checked(name: str, value: Any) -> Any:
     knob = KNOBS.get(name)
     if knob is None:
         raise _bad_option(name, f"unknown option {name!r}", f"неизвестная настройка «{name}»")
+    return check_knob(name, knob, value)
+
+
+def check_knob(name: str, knob: Knob, value: Any) -> Any:
+    """``value`` for the knob ``name`` when its kind, bounds and choices allow it; raises
+    ``RulesError('bad_option')`` naming the knob otherwise. Every game's presets use it."""
     if value is None and knob.nullable:
         return None
     if knob.kind is bool:

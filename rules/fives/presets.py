@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import tiles as T
 from ..errors import RulesError
-from ..presets import MAX_BONUS, MAX_TARGET, Knob, Seating
+from ..presets import MAX_BONUS, MAX_TARGET, Knob, Seating, check_knob
 
 #: What one move can score at most (section 18): 10 for the lead, 20 on two ends, 35 with a
 #: spinner (ends 6:6, 5:5, 4:4 and a plain 5).
@@ -160,27 +160,10 @@ def _checked(name: str, value: Any) -> Any:
     if not isinstance(name, str) or knob is None:
         raise _bad_option(str(name), f"unknown option {name!r} for a fives game",
                           f"неизвестная настройка «{name}» для игры «пятёрка»")
-    if value is None and knob.nullable:
-        return None
-    if knob.kind is bool:
-        if not isinstance(value, bool):
-            raise _bad_option(name, f"{name} must be true or false", f"«{name}» — true или false")
-        return value
-    if knob.kind is int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise _bad_option(name, f"{name} must be a whole number", f"«{name}» — целое число")
-        if (knob.low is not None and value < knob.low) or (
-                knob.high is not None and value > knob.high):
-            raise _bad_option(name, f"{name} must be from {knob.low} to {knob.high} (got {value})",
-                              f"«{name}» — от {knob.low} до {knob.high} (указано {value})")
-        if name == "bonus_divisor" and value not in (1, 5):
-            raise _bad_option(name, f"bonus_divisor must be 1 or 5 (got {value})",
-                              f"«bonus_divisor» — 1 или 5 (указано {value})")
-        return value
-    if not isinstance(value, str) or value not in knob.choices:
-        choices = ", ".join(knob.choices)
-        raise _bad_option(name, f"{name} must be one of {choices}",
-                          f"«{name}» — одно из: {choices}")
+    value = check_knob(name, knob, value)
+    if name == "bonus_divisor" and value not in (1, 5):
+        raise _bad_option(name, f"bonus_divisor must be 1 or 5 (got {value})",
+                          f"«bonus_divisor» — 1 или 5 (указано {value})")
     return value
 
 
