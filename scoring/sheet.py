@@ -37,6 +37,7 @@ def result_label(result: str) -> str:
         "domino": _("domino"),
         "fish": _("fish"),
         "redeal": _("redeal"),
+        "target": _("target reached"),
     }.get(result, result)
 
 
@@ -143,12 +144,19 @@ def build_rows(deals: Iterable[Any], sides: Sequence[str], seats: Sequence[str])
         recorded = verdict.get("recorded") or {}
         totals = verdict.get("totals") or {}
         result = str(record.get("result", ""))
+        leader, by = record.get("leader"), record.get("by")
+        moves = verdict.get("moves") or []
+        if record.get("play") and moves:
+            # a fives line of play says who led (its first move) and who went out (its last)
+            leader = leader or moves[0].get("seat")
+            if result == "domino":
+                by = by or moves[-1].get("seat")
         rows.append(Row(
             n=deal.n,
-            leader=str(record.get("leader") or ""),
+            leader=str(leader or ""),
             result=result,
             result_label=result_label(result),
-            by=str(record.get("by") or ""),
+            by=str(by or ""),
             hands={s: _hand_text(record, s) for s in seats},
             recorded=[int(recorded.get(side, 0)) for side in sides],
             totals=[int(totals.get(side, 0)) for side in sides],

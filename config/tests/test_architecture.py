@@ -19,8 +19,9 @@ MAX_LINES = 400
 # What each part of the project may import from the project, besides itself. A module belongs to
 # the longest prefix listed here. Third-party packages are free, except that the pure packages
 # must not import Django (checked below).
-SHARED = ("tournaments.models", "tournaments.errors", "tournaments.access", "tournaments.http",
-          "tournaments.selectors", "config.inputs", "config.parsers", "config.limits")  # fmt: skip
+SHARED = ("tournaments.models", "tournaments.formats", "tournaments.errors", "tournaments.access",
+          "tournaments.http", "tournaments.selectors", "config.inputs", "config.parsers",
+          "config.limits")  # fmt: skip
 PURE = ("tournaments.pairing", "tournaments.standings")
 # Leaves of config that check input before anything reads it (JSON depth, NUL, invisible
 # characters in names); they import nothing of the project, so every app may use them.
@@ -32,7 +33,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "accounts": ("config.throttling",),
     "scoring": ("rules", "accounts", *INPUTS),
     # the tournaments app's shared layer: models, errors, who may do what, the base of pages
-    "tournaments.models": ("rules", *INPUTS),
+    "tournaments.models": ("rules", "tournaments.formats", *INPUTS),
+    "tournaments.formats": ("rules",),
     "tournaments.errors": (),
     "tournaments.access": ("accounts", "tournaments.models", "tournaments.errors"),
     "tournaments.selectors": ("tournaments.models",),

@@ -102,3 +102,24 @@ def test_every_page_of_a_finished_fives_match_opens(client, referee, chief) -> N
         assert client.get(f"/matches/{match.pk}/{tail}").status_code == 200, tail
     services.confirm(match.pk, chief)
     assert client.get(f"/matches/{match.pk}/correct/").status_code == 200
+
+
+def test_the_protocol_names_who_led_and_who_went_out_from_the_line_of_play(client, referee):
+    """A strong record need not repeat ``leader`` and ``by``: the line of play says both, and
+    the protocol grid and the printed sheet show them as for the other games."""
+    deals = [{k: v for k, v in d.items() if k not in ("leader", "by")} for d in muggins_deals()]
+    match = services.create_match(user=referee, rules_preset="muggins")
+    for deal in deals[:3]:
+        services.record_deal(match.pk, deal, referee)
+    verdicts = engine(deals[:3])["deals"]
+    client.force_login(referee)
+    for url in (f"/matches/{match.pk}/", f"/matches/{match.pk}/print/"):
+        page = client.get(url).content.decode()
+        for deal, verdict in zip(deals[:3], verdicts, strict=True):
+            row = re.search(rf'<tr[^>]*>\s*<td[^>]*>{verdict["n"]}</td>(.*?)</tr>', page, re.S)
+            assert row is not None, url
+            cells = re.sub(r"<[^>]+>", "|", row.group(1))
+            assert verdict["moves"][0]["seat"] in cells  # the seat of the lead
+            if deal["result"] == "domino":
+                went_out = verdict["moves"][-1]["seat"]
+                assert re.search(rf"(домино|domino)\W+{went_out}\b", cells), (url, cells)

@@ -23,9 +23,9 @@ from typing import Any, Protocol
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from rules import Judge, RulesError, make_rules
+from rules import RulesError
+from scoring.games import AnyJudge, deal_keys, judge_for, make_match_rules
 from scoring.models import Match
-from scoring.services import DEAL_KEYS
 from tournaments.models import Round, Sanction
 
 #: statuses that say the protocol's result is final (and is counted in the standings)
@@ -50,7 +50,7 @@ def match_name(item: Mapping[str, Any]) -> str:
 
 
 def _judge(problems: Problems, item: Mapping[str, Any], fields: Mapping[str, Any], where: str,
-           judges: dict[str, Judge]) -> Judge | None:  # fmt: skip
+           judges: dict[str, AnyJudge]) -> AnyJudge | None:  # fmt: skip
     stored = dict(fields["rules"]) if isinstance(fields.get("rules"), Mapping) else None
     if stored is None:
         problems.problem("bad_value", _("The rules of a match must be an object."),
@@ -61,7 +61,8 @@ def _judge(problems: Problems, item: Mapping[str, Any], fields: Mapping[str, Any
     if judge is None:
         try:
             preset = stored.pop("preset", fields.get("rules_preset"))
-            judge = judges[key] = Judge(make_rules(preset, stored))
+            # either game's judge (``scoring.games``): a fives match is judged as it was played
+            judge = judges[key] = judge_for(make_match_rules(preset, stored))
         except RulesError as err:
             problems.problem("bad_rules", _("Match %(match)s: %(problem)s")
                              % {"match": match_name(item), "problem": rules_message(err)},
@@ -70,7 +71,7 @@ def _judge(problems: Problems, item: Mapping[str, Any], fields: Mapping[str, Any
     return judge
 
 
-def _check_no_result(problems: Problems, judge: Judge, item: Mapping[str, Any],
+def _check_no_result(problems: Problems, judge: AnyJudge, item: Mapping[str, Any],
                      fields: dict[str, Any], where: str) -> None:  # fmt: skip
     """A match without deals: not handed in, and nothing scored."""
     sides = set(judge.sides)
@@ -109,7 +110,7 @@ def _check_no_result(problems: Problems, judge: Judge, item: Mapping[str, Any],
 
 def check_protocol(problems: Problems, item: Mapping[str, Any], fields: dict[str, Any],
                    deals: list[dict[str, Any]], where: str,
-                   judges: dict[str, Judge]) -> list[dict[str, Any]]:  # fmt: skip
+                   judges: dict[str, AnyJudge]) -> list[dict[str, Any]]:  # fmt: skip
     """Judge the match's deals again; return the engine's verdicts (one per deal)."""
     judge = _judge(problems, item, fields, where, judges)
     if judge is None:
@@ -123,17 +124,18 @@ def check_protocol(problems: Problems, item: Mapping[str, Any], fields: dict[str
     if not deals:
         _check_no_result(problems, judge, item, fields, where)
         return []
-    state = judge.start()
+    state: Any = judge.start()
     verdicts = []
     won: dict[str, int] = {}
+    keys = deal_keys(judge.rules)
     for i, deal in enumerate(deals):
         record = deal.get("record")
-        if isinstance(record, Mapping) and not set(record) <= DEAL_KEYS:
+        if isinstance(record, Mapping) and not set(record) <= keys:
             # the protocol stores only the contract's keys (scoring refuses any other)
             problems.problem("bad_value", _("Match %(match)s, deal %(n)s: a deal has only the "
                                             "fields %(known)s.")
                              % {"match": match_name(item), "n": i + 1,
-                                "known": ", ".join(sorted(DEAL_KEYS))},
+                                "known": ", ".join(sorted(keys))},
                              f"{where}.deals[{i}].record")  # fmt: skip
             return []
         verdict = judge.judge(state, record)

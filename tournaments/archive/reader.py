@@ -24,7 +24,9 @@ from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
 
 from config.inputs import BadJSON, load_json
-from rules import Judge, RulesError, make_rules
+from rules import RulesError
+from scoring.games import AnyJudge
+from tournaments import formats
 from tournaments.archive.format import (
     BOOL,
     CHOICES,
@@ -256,7 +258,7 @@ def _check_meaning(reader: _Reader, plan: Plan, data: Mapping[str, Any]) -> None
     """Rules, protocols and the links a row's type cannot say."""
     t = plan.tournament
     try:
-        make_rules(t["rules_preset"], t["rules_options"])
+        formats.table_rules(t["rules_preset"], t["rules_options"], str(t.get("format")))
     except RulesError as err:
         reader.problem("bad_rules", rules_message(err), "tournament.rules_options")
     else:
@@ -277,7 +279,7 @@ def _check_meaning(reader: _Reader, plan: Plan, data: Mapping[str, Any]) -> None
     deals_of: dict[Any, list[dict[str, Any]]] = {}
     for match_id, deal in plan.deals:
         deals_of.setdefault(match_id, []).append(deal)
-    judges: dict[str, Judge] = {}
+    judges: dict[str, AnyJudge] = {}
     verdicts: dict[Any, list[dict[str, Any]]] = {}
     for i, (match_id, fields) in enumerate(plan.rows["matches"]):
         where = f"matches[{i}]"

@@ -24,10 +24,11 @@ from tournaments.models.results import (
     Sanction,
     Standing,
 )
-from tournaments.models.rounds import Pairing, PairingEntry, Round
+from tournaments.models.rounds import SIDE_ORDER, Pairing, PairingEntry, Round
 
 __all__ = [
-    "MAX_SANCTION_GAME_POINTS", "MAX_SANCTION_MATCH_POINTS", "TIE_BREAKS", "ArchiveImport", "Club",
+    "MAX_SANCTION_GAME_POINTS", "MAX_SANCTION_MATCH_POINTS", "SIDE_ORDER", "TIE_BREAKS",
+    "ArchiveImport", "Club",
     "Entry", "EntryAbsence", "Pairing", "PairingEntry", "Player", "Round", "Sanction", "Standing",
     "Tournament", "default_tie_breaks",
 ]

@@ -1,8 +1,9 @@
 """Registration: clubs, players, tournaments with their setup, entries and absences.
 
-``Tournament.rules_preset`` and ``rules_options`` are validated by the rules engine
-(``rules.make_rules``) in ``Tournament.clean``, so the admin and every form built on the model
-refuse rules the engine cannot judge.
+``Tournament.rules_preset`` and ``rules_options`` are validated by the rules engine of their
+game, with the players the format seats at a table (``tournaments.formats``), in
+``Tournament.clean``, so the admin and every form built on the model refuse rules the engine
+cannot judge and formats the rules cannot be played in.
 """
 
 from typing import Any
@@ -16,7 +17,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from config.inputs import validate_name
-from rules import Rules, RulesError, make_rules
+from rules import Rules, RulesError
+from rules.fives import FivesRules
+from tournaments import formats
 
 #: tie-breaks an organiser may order (``tournaments.standings`` computes them); the seeded lot
 #: is always the last resort, appended when the order lacks it
@@ -39,6 +42,8 @@ TIE_BREAKS: dict[str, Any] = {
 def default_tie_breaks(preset: str) -> list[str]:
     if preset == "international":
         return ["wins", "efectividad", "points"]
+    if preset in ("fives", "muggins"):  # played to a target: the points and efectividad tell
+        return ["match_points", "difference", "efectividad", "buchholz"]
     return ["match_points", "difference", "buchholz", "head_to_head"]
 
 
@@ -95,6 +100,8 @@ class Tournament(models.Model):
         PAIRS = "pairs", _("Fixed pairs")
         INDIVIDUAL = "individual", _("Individual (partners drawn each round)")
         TEAMS = "teams", _("Club teams")
+        SINGLES = "singles", _("Head to head (one player against one)")
+        FREE_FOR_ALL = "free_for_all", _("Each for himself (three or four players at a table)")
 
     class System(models.TextChoices):
         SWISS = "swiss", _("Swiss system")
@@ -191,9 +198,15 @@ class Tournament(models.Model):
         return reverse("tournaments:detail", args=[self.pk])
 
     @property
-    def rules(self) -> Rules:
-        """The rules in force (raises ``rules.RulesError`` for settings the engine refuses)."""
-        return make_rules(self.rules_preset, self.rules_options)
+    def rules(self) -> Rules | FivesRules:
+        """The rules of a full table of the format (raises ``rules.RulesError`` for settings
+        the engine refuses)."""
+        return formats.table_rules(self.rules_preset, self.rules_options, self.format)
+
+    @property
+    def is_fives(self) -> bool:
+        """Played by a fives game (RULES.md sections 15–23): points during play, a target."""
+        return isinstance(self.rules, FivesRules)
 
     def tie_break_order(self) -> list[str]:
         """The stored order, or the default of the rules preset."""
@@ -219,12 +232,16 @@ class Tournament(models.Model):
         if len(set(self.tie_breaks)) != len(self.tie_breaks):
             raise ValidationError({"tie_breaks": _("A tie-break is listed twice.")},
                                   code="bad_tie_break")  # fmt: skip
+        lang = "ru" if get_language() == "ru" else "en"
         try:
-            self.rules  # noqa: B018 - building the rules is the check
+            formats.check(self.rules_preset, self.rules_options, self.format, self.system)
+        except formats.SetupProblem as problem:
+            raise ValidationError(
+                {problem.field: ValidationError(problem.message(lang), code=problem.code)}
+            ) from problem
         except RulesError as err:
             field = "rules_preset" if err.problem.extra.get("option") == "preset" else (
                 "rules_options")
-            lang = "ru" if get_language() == "ru" else "en"
             raise ValidationError(
                 {field: ValidationError(err.problem.message(lang), code=err.code)}
             ) from err

@@ -115,14 +115,43 @@ class Pairing(models.Model):
     def is_bye(self) -> bool:
         return self.table is None
 
+    def _places_of(self, sides: tuple[str, ...]) -> list["PairingEntry"]:
+        # through ``places.all()``, so a prefetch serves every table of a page
+        return sorted((p for p in self.places.all() if p.side in sides),
+                      key=lambda p: (SIDE_ORDER[p.side], p.position))  # fmt: skip
+
+    @property
+    def north_south(self) -> list["PairingEntry"]:
+        """The places of the pages' first column: the NS pair(s), or the players at N and S
+        where each player is his own side."""
+        return self._places_of(("NS", "N", "S"))
+
+    @property
+    def east_west(self) -> list["PairingEntry"]:
+        """The places of the second column: the EW pair(s), or the players at E and W."""
+        return self._places_of(("EW", "E", "W"))
+
+
+#: the sides of a table in seat order (``sorted(..., key=SIDE_ORDER.get)``): a database
+#: ``order_by("side")`` sorts EW before NS
+SIDE_ORDER = {"NS": 0, "N": 0, "EW": 1, "E": 1, "S": 2, "W": 3, "BYE": 4}
+
 
 class PairingEntry(models.Model):
     """An entry's place in a round: its side at a table, or its bye. One per entry per round
-    (the round is repeated here so that the database can say so)."""
+    (the round is repeated here so that the database can say so).
+
+    The side is named as the side of the table's match (``tournaments.formats``): ``NS`` or
+    ``EW`` where partners share a side, the seat (``N``, ``E``, ``S``, ``W``) where each player
+    is his own side (head to head, each for himself)."""
 
     class Side(models.TextChoices):
         NS = "NS", "NS"
         EW = "EW", "EW"
+        N = "N", "N"
+        E = "E", "E"
+        S = "S", "S"
+        W = "W", "W"
         BYE = "BYE", _("bye")
 
     pairing = models.ForeignKey(
@@ -135,7 +164,7 @@ class PairingEntry(models.Model):
         Entry, verbose_name=_("entry"), on_delete=models.PROTECT, related_name="places"
     )
     side = models.CharField(_("side"), max_length=3, choices=Side.choices)
-    #: order within the side (individual format: 0 sits N or E, 1 sits S or W)
+    #: order within the side (individual format: 0 sits N or E, 1 sits S or W; 0 for a seat)
     position = models.PositiveSmallIntegerField(_("position"), default=0)
 
     class Meta:

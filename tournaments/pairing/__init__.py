@@ -15,20 +15,32 @@ Swiss and the individual format are maximum-weight matchings (``matching``) with
 as tiers of one integer weight; their module docstrings say which rule outranks which.
 """
 
+from .free_for_all import free_for_all
 from .individual import individual
 from .round_robin import round_robin, round_robin_round
 from .swiss import swiss
 from .teams import teams
-from .types import FLAGS, Bye, Competitor, IndividualOptions, RoundPairing, SwissOptions, Table
+from .types import (
+    FLAGS,
+    Bye,
+    Competitor,
+    FreeForAllOptions,
+    IndividualOptions,
+    RoundPairing,
+    SwissOptions,
+    Table,
+)
 
 __all__ = [
     "FLAGS",
     "Bye",
     "Competitor",
+    "FreeForAllOptions",
     "IndividualOptions",
     "RoundPairing",
     "SwissOptions",
     "Table",
+    "free_for_all",
     "individual",
     "round_robin",
     "round_robin_round",

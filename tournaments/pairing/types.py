@@ -52,6 +52,9 @@ class Table:
     ns: tuple[int, ...]
     ew: tuple[int, ...]
     flags: frozenset[str] = frozenset()
+    #: free-for-all: the players in seat order N, E, S(, W), each his own side; ns and ew are
+    #: then empty
+    seated: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +83,15 @@ class SwissOptions:
     #: table numbers start here (table 1 is the leaders' table)
     first_table: int = 1
     ids_excluded: frozenset[int] = field(default_factory=frozenset)
+
+
+@dataclass(frozen=True, slots=True)
+class FreeForAllOptions:
+    round_number: int
+    random_seed: int = 0
+    first_table: int = 1
+    #: round 1: "seed" (seeds, then ranks) or "lot" (shuffled with ``random_seed``)
+    first_round: str = "seed"
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,8 @@ The file is UTF-8 (a byte-order mark is fine), comma- or semicolon-separated, wi
 One row per player; the columns, in any order (only ``last_name`` is required):
 
     entry          the entry's name; rows with the same name form one pair (or team pair).
-                   Empty in the individual format: the player is the entry, named after them.
+                   Empty where an entry is one player (individual, head to head, each for
+                   himself): the player is the entry, named after them.
     last_name      фамилия
     first_name     имя
     club           the club's name; created if unknown
@@ -38,6 +39,7 @@ from django.utils.translation import gettext as _
 
 from accounts import audit
 from config.inputs import validate_name
+from tournaments import formats
 from tournaments.access import User, locked_tournament
 from tournaments.errors import TournamentError, error
 from tournaments.models import Club, Entry, Player, Tournament
@@ -195,7 +197,7 @@ def _check_entries(tournament: Tournament, rows: list[Row]) -> list[dict[str, An
                                       "other": seen_fed[row.federation_id]}))
             seen_fed.setdefault(row.federation_id, row.line)
         name = row.entry or (row.last_name + " " + row.first_name).strip()
-        if fmt != Tournament.Format.INDIVIDUAL and not row.entry:
+        if formats.players_per_entry(fmt) > 1 and not row.entry:
             errors.append(_bad(row.line, "entry", "required", _("the entry's name is empty.")))
             continue
         if fmt == Tournament.Format.TEAMS and not row.team:
@@ -209,7 +211,7 @@ def _check_entries(tournament: Tournament, rows: list[Row]) -> list[dict[str, An
             errors.append(_bad(row.line, "federation_id", "player_taken",
                                _("the player %(id)s already plays in this tournament.")
                                % {"id": row.federation_id}))  # fmt: skip
-    wanted = 1 if fmt == Tournament.Format.INDIVIDUAL else 2
+    wanted = formats.players_per_entry(fmt)
     taken = set(tournament.entries.values_list("name", flat=True))
     taken_seeds = set(tournament.entries.exclude(seed=None).values_list("seed", flat=True))
     seeds: dict[int, str] = {}

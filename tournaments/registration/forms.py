@@ -14,6 +14,12 @@ from tournaments.models import TIE_BREAKS, Club, Entry, Tournament
 
 CARD_FIELDS = ("yellow_card_points", "red_card_points")
 
+#: the presets in words (the same names as the new-match page's)
+PRESET_NAMES = {
+    "sport": _("Sports domino"), "kozel": _("Kozel"), "morskoy": _("Morskoy kozel"),
+    "international": _("International"), "muggins": _("Muggins (fives)"), "fives": _("Fives"),
+}
+
 
 class TournamentForm(forms.ModelForm):
     tie_breaks = forms.CharField(
@@ -41,8 +47,10 @@ class TournamentForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if presets:
             self.fields["rules_preset"] = forms.ChoiceField(
-                label=_("Rules preset"), choices=[(p, p) for p in presets]
-            )
+                label=_("Rules preset"),
+                choices=[(p, f"{PRESET_NAMES[p]} ({p})" if p in PRESET_NAMES else p)
+                         for p in presets],
+            )  # fmt: skip
         if self.instance.pk:
             self.initial["tie_breaks"] = ", ".join(self.instance.tie_breaks or [])
         for name in CARD_FIELDS:

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from accounts import audit
 from accounts.roles import CHIEF_REFEREE, has_role
+from tournaments import formats
 from tournaments.access import User, can_create_tournament, locked_tournament, require_manager
 from tournaments.errors import Conflict, NotAllowed, TournamentError, error
 from tournaments.models import Club, Entry, EntryAbsence, Player, Round, Tournament
@@ -142,9 +143,7 @@ def next_round_number(tournament: Tournament) -> int:
 def _check_players(tournament: Tournament, players: list[Player], entry: Entry | None) -> None:
     if len({p.pk for p in players}) != len(players):
         raise TournamentError.one("duplicate_player", _("A player is listed twice."), "players")
-    wanted = {Tournament.Format.PAIRS: 2, Tournament.Format.INDIVIDUAL: 1}.get(
-        tournament.format  # type: ignore[call-overload]
-    )
+    wanted: int | None = formats.players_per_entry(tournament.format)
     if tournament.format == Tournament.Format.TEAMS:
         wanted = 2 if (entry and entry.team_id) else None
     if wanted is not None and players and len(players) != wanted:

@@ -28,6 +28,7 @@ from django.views.generic import DetailView, ListView
 
 from config.limits import body_limit
 from rules import catalogue
+from rules.fives import fives_catalogue
 from tournaments import access
 from tournaments.errors import TournamentError
 from tournaments.http import ManageView, refused, to_form
@@ -50,15 +51,21 @@ from tournaments.registration.forms import (
 
 
 def _catalogue_rows() -> dict[str, Any]:
-    data = catalogue()
+    """Every preset of both engines (the fives games' own registry too) and every knob, with
+    each preset's value ("—" where the preset has no such knob)."""
     lang = "en" if (get_language() or "ru").startswith("en") else "ru"
-    presets = list(data["presets"])
+    catalogues = [catalogue(), fives_catalogue()]
+    presets = {name: values for data in catalogues for name, values in data["presets"].items()}
+    labels: dict[str, str] = {}
+    for data in catalogues:
+        for name, knob in data["knobs"].items():
+            labels.setdefault(name, knob[lang])
     knobs = [
-        {"name": name, "label": knob[lang],
-         "values": [data["presets"][p].get(name) for p in presets]}
-        for name, knob in data["knobs"].items()
+        {"name": name, "label": label,
+         "values": [values.get(name) for values in presets.values()]}
+        for name, label in labels.items()
     ]  # fmt: skip
-    return {"presets": presets, "knobs": knobs, "tie_break_names": TIE_BREAKS}
+    return {"presets": list(presets), "knobs": knobs, "tie_break_names": TIE_BREAKS}
 
 
 class ManageListView(LoginRequiredMixin, View):

@@ -160,7 +160,8 @@ class HistoryMatchSerializer(serializers.Serializer):
     tournament = NamedSerializer()
     round = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
-    side = serializers.ChoiceField(choices=["NS", "EW", "BYE"])
+    side = serializers.ChoiceField(choices=["NS", "EW", "N", "E", "S", "W", "BYE"],
+                                   help_text="A seat where each player is his own side.")
     seat = serializers.CharField(help_text="N, E, S, W, or empty when seats were not set.")
     entry = NamedSerializer()
     partners = NamedSerializer(many=True)

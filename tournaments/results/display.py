@@ -70,9 +70,9 @@ def scope_label(scope: str, tournament: Tournament) -> str:
         return _("Teams")
     if scope == "players":
         return _("Players")
-    if tournament.format == Tournament.Format.INDIVIDUAL:
-        return _("Players")
-    return _("Pairs")
+    if tournament.format in (Tournament.Format.PAIRS, Tournament.Format.TEAMS):
+        return _("Pairs")
+    return _("Players")
 
 
 def number(value: Any) -> int | float:

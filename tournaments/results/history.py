@@ -16,6 +16,7 @@ from django.db.models import QuerySet
 
 from scoring.models import Deal, Match
 from tournaments.models import (
+    SIDE_ORDER,
     Entry,
     Pairing,
     PairingEntry,
@@ -42,7 +43,7 @@ class HistoryMatch:
     tournament: Tournament
     round: int
     table: int | None
-    side: str  # NS, EW, BYE
+    side: str  # NS, EW, BYE; a seat (N, E, S, W) where each player is his own side
     seat: str  # N, E, S, W or ""
     entry: Entry
     partners: list[tuple[int, str]]
@@ -109,16 +110,18 @@ def player_history(player: Player, visible: QuerySet[Tournament]) -> list[Histor
         tournament = pairing.round.tournament
         mine = next(p for p in by_pairing[pairing.pk] if p.entry_id == own_entry[pairing.pk])
         side = mine.side
-        other = {"NS": "EW", "EW": "NS"}.get(side, "")
+        match = pairing.match
+        final = {k: int(v) for k, v in ((match.totals or {}) if match is not None else {}).items()}
+        other = _other_side(side, [p.side for p in by_pairing[pairing.pk]], final)
         seat = next(
             (s for s in "NESW" if getattr(pairing, f"seat_{s.lower()}_id") == player.pk), ""
         )
         same = [p for p in by_pairing[pairing.pk] if p.side == side]
         partners = [pl for p in same for pl in roster.get(p.entry_id, []) if pl[0] != player.pk]
         opponents = [
-            (p.entry, roster.get(p.entry_id, [])) for p in by_pairing[pairing.pk] if p.side == other
-        ]
-        match = pairing.match
+            (p.entry, roster.get(p.entry_id, [])) for p in by_pairing[pairing.pk]
+            if p.side not in (side, "BYE")
+        ]  # fmt: skip
         kind, result, ours, theirs = "pending", "", 0, 0
         offenders = forfeits.get(pairing.pk, set())
         if side == "BYE":
@@ -128,11 +131,8 @@ def player_history(player: Player, visible: QuerySet[Tournament]) -> list[Histor
             kind, result = ("forfeit_loss", "loss") if lost else ("forfeit_win", "win")
         elif match is not None and match.status == Match.Status.CONFIRMED and match.winner:
             kind = "played"
-            result = (
-                "draw" if match.winner == "draw" else ("win" if match.winner == side else "loss")
-            )
-            ours = int((match.totals or {}).get(side, 0))
-            theirs = int((match.totals or {}).get(other, 0))
+            result = ledger.side_result(match.winner, side, final)
+            ours, theirs = final.get(side, 0), final.get(other, 0)
         rows = []
         for deal in sorted(deals.get(pairing.match_id or 0, []), key=lambda d: d.n):
             verdict = deal.verdict or {}
@@ -176,6 +176,14 @@ def player_history(player: Player, visible: QuerySet[Tournament]) -> list[Histor
         )
     )
     return history
+
+
+def _other_side(side: str, sides: list[str], totals: dict[str, int]) -> str:
+    """The side shown as "theirs": the other side, or, each for himself, the opponent with the
+    highest total (the one the player had to beat)."""
+    others = sorted({s for s in sides if s not in (side, "BYE")},
+                    key=lambda s: (-totals.get(s, 0), SIDE_ORDER.get(s, 9)))  # fmt: skip
+    return others[0] if others else ""
 
 
 def group_by_tournament(history: list[HistoryMatch]) -> list[tuple[Tournament, list[HistoryMatch]]]:

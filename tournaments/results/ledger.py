@@ -14,6 +14,13 @@ draw). Active sanctions deduct in their round; revoked ones count nothing.
 Points. ``points_for`` is what the entry's side recorded and ``points_against`` the other side's,
 except under ``losers_record_own`` («козёл»: a side records its own bad points) where the two
 are swapped, so that "more points for" is better under every preset.
+
+Each for himself (three or four sides at a table, ``tournaments.formats``): the match's winner
+wins, the other players lose; a drawn match is a draw for the players level at the top and a
+loss for the rest. ``points_against`` is the best opponent's total (the one to beat), so the
+difference is the winner's margin over the runner-up and every other player's distance from the
+winner, and the efectividad of a target match is T minus the runner-up's points for the
+winner, as with two sides.
 """
 
 from __future__ import annotations
@@ -41,7 +48,8 @@ from tournaments.models import (
 COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
 
 
-SIDES = ("NS", "EW")
+#: every side a table's match may have: two pairs, or the seats of players each on his own
+SIDES = ("NS", "EW", "N", "E", "S", "W")
 
 
 END_KINDS = {"target": "target", "instant": "target", "time": "time", "deals": "deals"}
@@ -51,7 +59,8 @@ def standings_settings(tournament: Tournament) -> pure.Settings:
     target: int | None = None
     try:
         rules = tournament.rules
-        if rules.end in ("target_wins", "target_loses"):
+        # the fives games always end at a target (RULES.md section 20)
+        if getattr(rules, "end", "target_wins") in ("target_wins", "target_loses"):
             target = rules.target
     except RulesError:
         target = None
@@ -72,7 +81,7 @@ def lot_seed(tournament: Tournament) -> int:
 
 def _swapped(tournament: Tournament) -> bool:
     try:
-        return tournament.rules.scoring == "losers_record_own"
+        return getattr(tournament.rules, "scoring", "") == "losers_record_own"
     except RulesError:
         return False
 
@@ -132,10 +141,23 @@ def _key(column: str, key: str) -> KT:
     return KT(f"{column}__{key}")
 
 
-def _result(winner: str, side: str) -> str:
+def side_result(winner: str, side: str, totals: dict[str, int]) -> str:
+    """The side's result; with more than two sides a draw is only for those level at the
+    top (see the module docstring)."""
     if winner == "draw":
+        if len(totals) > 2 and totals.get(side, 0) < max(totals.values()):
+            return "loss"
         return "draw"
     return "win" if winner == side else "loss"
+
+
+def _side_points(side: str, totals: dict[str, int], swap: bool) -> tuple[int, int]:
+    """(points for, points against) of ``side``: against the other side, or the best of the
+    others when there are several; swapped under ``losers_record_own``."""
+    ours = totals.get(side, 0)
+    others = [points for name, points in totals.items() if name != side]
+    theirs = max(others) if others else 0
+    return (theirs, ours) if swap else (ours, theirs)
 
 
 def load(tournament: Tournament, upto_round: int | None = None, players: bool = True) -> Ledger:
@@ -168,17 +190,21 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
         .values_list("round__number", "pairing_id", "pairing__table", "entry_id", "side",
                      "pairing__match_id")
     )  # fmt: skip
-    # the decided tables' results, the JSON keys read as text by the database
-    decided: dict[int, tuple[str, str, int, int, int, int]] = {
-        pk: (winner, end, int(ns or 0), int(ew or 0), int(won_ns or 0), int(won_ew or 0))
-        for pk, winner, end, ns, ew, won_ns, won_ew in Match.objects.filter(
-            pairing__round__tournament=tournament, pairing__round__status__in=COUNTED,
-            pairing__round__number__lte=last, status=Match.Status.CONFIRMED,
-        ).exclude(winner="").values_list(
-            "pk", "winner", "end", _key("totals", "NS"), _key("totals", "EW"),
-            _key("deals_won", "NS"), _key("deals_won", "EW"),
-        )
-    }  # fmt: skip
+    # the decided tables' results, the JSON keys of every side read as text by the database
+    decided: dict[int, tuple[str, str, dict[str, int], dict[str, int]]] = {}
+    for pk, winner, end, *values in Match.objects.filter(
+        pairing__round__tournament=tournament, pairing__round__status__in=COUNTED,
+        pairing__round__number__lte=last, status=Match.Status.CONFIRMED,
+    ).exclude(winner="").values_list(
+        "pk", "winner", "end", *(_key("totals", side) for side in SIDES),
+        *(_key("deals_won", side) for side in SIDES),
+    ):  # fmt: skip
+        totals, won = values[: len(SIDES)], values[len(SIDES):]
+        decided[pk] = (
+            winner, end,
+            {side: int(v) for side, v in zip(SIDES, totals, strict=True) if v is not None},
+            {side: int(v) for side, v in zip(SIDES, won, strict=True) if v is not None},
+        )  # fmt: skip
     sanctions = list(
         Sanction.objects.filter(tournament=tournament, revoked_at__isnull=True,
                                 round_number__lte=last).order_by("round_number", "pk")
@@ -198,8 +224,11 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
         info = tables.get(pairing_id)
         if info is None:
             info = tables[pairing_id] = {"round": number, "table": table_no, "match": match_id,
-                                         "NS": [], "EW": [], "BYE": []}  # fmt: skip
-        info[side].append(entry_id)
+                                         "sides": {}, "BYE": []}  # fmt: skip
+        if side == "BYE":
+            info["BYE"].append(entry_id)
+        else:
+            info["sides"].setdefault(side, []).append(entry_id)
 
     swap = _swapped(tournament)
     games: list[pure.Game] = []
@@ -211,9 +240,10 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
             games.append(pure.Game(number, entry_id, None, result, played=False, kind="bye"))
             cells[entry_id][number] = Cell(number, "bye", result)
         offenders = forfeits.get(pairing_id, set())
-        for side in SIDES:
-            other = "EW" if side == "NS" else "NS"
-            mine, theirs = tuple(info[side]), tuple(info[other])
+        sides: dict[str, list[int]] = info["sides"]
+        for side, members in sides.items():
+            mine = tuple(members)
+            theirs = tuple(e for name, group in sides.items() if name != side for e in group)
             for entry_id in mine:
                 partners = tuple(e for e in mine if e != entry_id)
                 base = Cell(
@@ -241,16 +271,14 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
                         )
                     )  # type: ignore[arg-type]
                 elif info["match"] in decided:
-                    winner, end, ns, ew, won_ns, won_ew = decided[info["match"]]
-                    ours, others = (ns, ew) if side == "NS" else (ew, ns)
-                    if swap:
-                        ours, others = others, ours
-                    base.result = _result(winner, side)
+                    winner, end, totals, won = decided[info["match"]]
+                    ours, others = _side_points(side, totals, swap)
+                    base.result = side_result(winner, side, totals)
                     base.points_for, base.points_against = ours, others
                     games.append(pure.Game(
                         number, entry_id, theirs[0] if theirs else None,
                         base.result,  # type: ignore[arg-type]
-                        ours, others, won_ns if side == "NS" else won_ew,
+                        ours, others, won.get(side, 0),
                         end=END_KINDS.get(end, ""),  # type: ignore[arg-type]
                         opponents=theirs if len(theirs) > 1 else (),
                     ))  # fmt: skip

@@ -21,6 +21,7 @@ from django.utils.translation import override
 
 from scoring import services as scoring
 from scoring.errors import ScoringError
+from tournaments import formats
 from tournaments.errors import PairingFailed
 from tournaments.models import Entry, Pairing, PairingEntry, Round
 from tournaments.rounds.planning import plan_round
@@ -57,22 +58,25 @@ def run_pairing(round_id: int) -> str:
         drop_unlocked(round_, user)
         taken = set(round_.pairings.filter(locked=True).values_list("table", flat=True))
         numbers = (n for n in range(1, 100_000) if n not in taken)
-        ids = {i for t in plan.tables for i in (*t.ns, *t.ew)} | {i for i, _f in plan.byes}
+        ids = {i for t in plan.tables for i in t.entries} | {i for i, _f in plan.byes}
         entries = Entry.objects.prefetch_related("players").in_bulk(ids)
         # Every table, its places and its scoring match in bulk: a fixed number of queries
         # however large the field (2,000 pairs are 1,000 tables).
         tables = []
         for planned in plan.tables:
-            ns = [entries[i] for i in planned.ns]
-            ew = [entries[i] for i in planned.ew]
-            tables.append((next(numbers), planned, ns, ew, seats_of(ns, ew)))
+            sides = [(side, [entries[i] for i in ids]) for side, ids in planned.sides]
+            tables.append((next(numbers), planned, sides, seats_of(sides)))
         label = f"{round_.tournament.name} · {_('round')} {round_.number}"
         tournament = round_.tournament
-        specs = [
-            scoring.MatchSpec(tournament.rules_preset, tournament.rules_options,
-                              seats=seats, label=label, table=str(number))
-            for number, _planned, _ns, _ew, seats in tables
-        ]  # fmt: skip
+        specs = []
+        for number, planned, _sides, seats in tables:
+            # the format says how many sit at the table and whether partners share a side
+            options, players = formats.match_settings(
+                tournament.rules_preset, tournament.rules_options, tournament.format,
+                len(planned.entries),
+            )  # fmt: skip
+            specs.append(scoring.MatchSpec(tournament.rules_preset, options, players, seats=seats,
+                                           label=label, table=str(number)))  # fmt: skip
         try:
             with override("ru"):
                 matches = scoring.create_matches(user, specs)
@@ -81,7 +85,7 @@ def run_pairing(round_id: int) -> str:
         pairings = Pairing.objects.bulk_create(
             Pairing(round=round_, table=number, flags=list(planned.flags), match=match,
                     **{f"{SEAT_FIELDS[s]}_id": p for s, p in seats.items()})
-            for (number, planned, _ns, _ew, seats), match in zip(tables, matches, strict=True)
+            for (number, planned, _sides, seats), match in zip(tables, matches, strict=True)
         )  # fmt: skip
         byes = Pairing.objects.bulk_create(
             Pairing(round=round_, table=None, flags=list(flags)) for _id, flags in plan.byes
@@ -89,8 +93,8 @@ def run_pairing(round_id: int) -> str:
         PairingEntry.objects.bulk_create(
             [PairingEntry(pairing=pairing, round=round_, entry=entry, side=side,
                           position=position)
-             for pairing, (_n, _p, ns, ew, _s) in zip(pairings, tables, strict=True)
-             for side, group in (("NS", ns), ("EW", ew))
+             for pairing, (_n, _p, sides, _s) in zip(pairings, tables, strict=True)
+             for side, group in sides
              for position, entry in enumerate(group)]
             + [PairingEntry(pairing=bye, round=round_, entry_id=entry_id,
                             side=PairingEntry.Side.BYE)

@@ -7,6 +7,10 @@ round's standings snapshot in a bounded number of queries, ranks the entries by 
 by the snapshot's order (the tournament's tie-breaks; ``rounds.selectors.apply_standings``),
 builds ``Competitor``s, calls the algorithm the tournament's format and system choose, and returns
 plain tables. It writes nothing: ``rounds.job.run_pairing`` writes them.
+
+A planned table names its places as the sides of its match (``tournaments.formats``): the
+algorithms' NS and EW sides are ``NS``/``EW`` where partners share a side and the seats ``N``/``E``
+head to head; the free-for-all algorithm's players sit N, E, S, W, each his own side.
 """
 
 from __future__ import annotations
@@ -19,15 +23,27 @@ from django.utils.translation import gettext as _
 from tournaments import pairing as algorithms
 from tournaments.errors import PairingFailed
 from tournaments.models import Entry, EntryAbsence, PairingEntry, Round, Tournament
-from tournaments.pairing import Competitor, IndividualOptions, RoundPairing, SwissOptions
+from tournaments.pairing import (
+    Competitor,
+    FreeForAllOptions,
+    IndividualOptions,
+    RoundPairing,
+    SwissOptions,
+)
 from tournaments.rounds import selectors
+
+SEATS = "NESW"
 
 
 @dataclass(frozen=True)
 class PlannedTable:
-    ns: tuple[int, ...]
-    ew: tuple[int, ...]
+    #: (side, entry ids) in seat order: ("NS", (a, b)), ("EW", (c, d)); or ("N", (a,)), …
+    sides: tuple[tuple[str, tuple[int, ...]], ...]
     flags: tuple[str, ...]
+
+    @property
+    def entries(self) -> tuple[int, ...]:
+        return tuple(i for _side, ids in self.sides for i in ids)
 
 
 @dataclass(frozen=True)
@@ -120,6 +136,13 @@ def plan_round(round_: Round) -> Plan:
                 algorithms.individual, competitors,
                 IndividualOptions(round_number=number, random_seed=seed),
             )  # fmt: skip
+        elif tournament.format == Tournament.Format.FREE_FOR_ALL:
+            _require(len(competitors) >= 3, _("At least three players are needed."))
+            result = _call(
+                algorithms.free_for_all, competitors,
+                FreeForAllOptions(round_number=number, random_seed=seed,
+                                  first_round=tournament.first_round),
+            )  # fmt: skip
         elif tournament.system == Tournament.System.ROUND_ROBIN:
             _require(len(competitors) >= 2, _("At least two entries are needed."))
             result = _round_robin(tournament, number, {c.id for c in competitors})
@@ -161,16 +184,25 @@ def _round_robin(tournament: Tournament, number: int, present: set[int]) -> Roun
 
 def _as_plan(tournament: Tournament, result: RoundPairing) -> Plan:
     tables: list[PlannedTable] = []
+    # head to head each player is his own side, named by his seat
+    ns_name, ew_name = ("N", "E") if tournament.format == Tournament.Format.SINGLES else (
+        "NS", "EW")
     for table in sorted(result.tables, key=lambda t: t.number):
         flags = tuple(sorted(table.flags))
-        if tournament.format == Tournament.Format.TEAMS and len(table.ns) > 1:
+        if table.seated:
+            tables.append(PlannedTable(
+                tuple((seat, (i,)) for seat, i in zip(SEATS, table.seated, strict=False)),
+                flags,
+            ))  # fmt: skip
+        elif tournament.format == Tournament.Format.TEAMS and len(table.ns) > 1:
             # one physical table per pair of each team
-            tables += [PlannedTable((a,), (b,), flags) for a, b in zip(table.ns, table.ew,
-                                                                        strict=True)]  # fmt: skip
+            tables += [PlannedTable((("NS", (a,)), ("EW", (b,))), flags)
+                       for a, b in zip(table.ns, table.ew, strict=True)]  # fmt: skip
         else:
-            tables.append(PlannedTable(tuple(table.ns), tuple(table.ew), flags))
+            tables.append(PlannedTable(((ns_name, tuple(table.ns)), (ew_name, tuple(table.ew))),
+                                       flags))  # fmt: skip
     byes = [(bye.id, tuple(sorted(bye.flags))) for bye in result.byes]
-    seen = [i for t in tables for i in (*t.ns, *t.ew)] + [i for i, _flags in byes]
+    seen = [i for t in tables for i in t.entries] + [i for i, _flags in byes]
     if len(seen) != len(set(seen)):
         raise PairingFailed.one("bad_pairing", "the algorithm placed an entry twice")
     return Plan(tables, byes, list(result.notes))

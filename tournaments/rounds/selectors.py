@@ -12,6 +12,7 @@ from typing import Any
 from django.db.models import OuterRef, QuerySet, Subquery
 
 from tournaments.models import (
+    SIDE_ORDER,
     Entry,
     Pairing,
     PairingEntry,
@@ -78,15 +79,21 @@ def pairing_history(tournament: Tournament, before_round: int) -> dict[int, Reco
         for entry_id in sides.get("BYE", []):
             records[entry_id].byes += 1
             score(records[entry_id], number, bye_points)
-        for side, other in (("NS", "EW"), ("EW", "NS")):
-            for entry_id in sides.get(side, []):
+        for side, mine in sides.items():
+            if side == "BYE":
+                continue
+            others = [e for name, group in sides.items() if name not in (side, "BYE")
+                      for e in group]  # fmt: skip
+            # N (head to head) balances like NS; S and W (each for himself) are not balanced
+            seat = {"NS": "NS", "N": "NS", "EW": "EW", "E": "EW"}.get(side, "")
+            for entry_id in mine:
                 record = records[entry_id]
-                record.opponents.update(sides.get(other, []))
-                record.partners.update(e for e in sides[side] if e != entry_id)
-                record.last_seat = side
-                if side == "NS":
+                record.opponents.update(others)
+                record.partners.update(e for e in mine if e != entry_id)
+                record.last_seat = seat
+                if seat == "NS":
                     record.ns_count += 1
-                else:
+                elif seat == "EW":
                     record.ew_count += 1
                 if status == "confirmed" and winner:
                     result = "draw" if winner == "draw" else ("win" if winner == side else "loss")
@@ -199,8 +206,11 @@ def round_data(round_: Round) -> dict[str, Any]:
             byes += [{"entry": p.entry_id, "name": p.entry.name, "flags": pairing.flags,
                       "pairing": pairing.pk} for p in places]  # fmt: skip
             continue
-        sides = {side: [{"id": p.entry_id, "name": p.entry.name} for p in places if p.side == side]
-                 for side in ("NS", "EW")}  # fmt: skip
+        sides: dict[str, list[dict[str, Any]]] = {}
+        # NS and EW; or the seats head to head and each for himself
+        for place in sorted(places, key=lambda p: SIDE_ORDER[p.side]):
+            sides.setdefault(place.side, []).append({"id": place.entry_id,
+                                                     "name": place.entry.name})  # fmt: skip
         seats = {}
         for seat in "NESW":
             player = getattr(pairing, f"seat_{seat.lower()}")

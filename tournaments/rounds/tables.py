@@ -2,7 +2,7 @@
 and the referee moved in the match in place, and the unlocked tables dropped before a new
 pairing. Nothing here deletes or re-creates a match in which anything was recorded.
 
-    SEAT_FIELDS, seats_of(ns, ew) -> {"N": player id | None, …}
+    SEAT_FIELDS, seats_of(sides) -> {"N": player id | None, …}
     reseat_table(pairing, user, *, seats=True, referee=KEEP)    the table's seats (from its
         places) and/or referee, on the pairing and in its match (``scoring.reseat``)
     drop_unlocked(round_, user)      the unlocked tables and byes deleted with their blank
@@ -31,20 +31,26 @@ SEAT_FIELDS = {"N": "seat_n", "E": "seat_e", "S": "seat_s", "W": "seat_w"}
 KEEP = scoring.KEEP
 
 
-def seats_of(ns: Sequence[Entry], ew: Sequence[Entry]) -> dict[str, int | None]:
-    """Pairs: the NS pair's players sit N and S, the EW pair's E and W. Individual format: the
-    first of each side sits N (E), the partner S (W)."""
-
-    def players(side: Sequence[Entry]) -> list[int]:
-        return [p.pk for entry in side for p in entry.players.all()][:2]
-
-    north_south, east_west = players(ns), players(ew)
+def seats_of(sides: Sequence[tuple[str, Sequence[Entry]]]) -> dict[str, int | None]:
+    """The seats of a table's sides (``[(side, entries)]``). Pairs: the NS pair's players sit N
+    and S, the EW pair's E and W. Individual format: the first of each side sits N (E), the
+    partner S (W). A side named by a seat (head to head, each for himself): its player sits
+    there."""
     seats: dict[str, int | None] = dict.fromkeys("NESW")
-    for seat, player in zip("NS", north_south, strict=False):
-        seats[seat] = player
-    for seat, player in zip("EW", east_west, strict=False):
-        seats[seat] = player
+    for side, entries in sides:
+        players = [p.pk for entry in entries for p in entry.players.all()][: len(side)]
+        for seat, player in zip(side, players, strict=False):
+            seats[seat] = player
     return seats
+
+
+def places_by_side(places: Sequence[Any]) -> list[tuple[str, list[Entry]]]:
+    """A table's places (``PairingEntry`` rows, ordered) as ``[(side, entries)]`` in the order
+    the sides first appear."""
+    sides: dict[str, list[Entry]] = {}
+    for place in places:
+        sides.setdefault(place.side, []).append(place.entry)
+    return list(sides.items())
 
 
 def as_tournament_error(err: ScoringError) -> TournamentError:
@@ -70,9 +76,9 @@ def reseat_table(pairing: Pairing, user: Any, *, seats: bool = True, referee: An
     fields: list[str] = []
     seating: Any = KEEP
     if seats:
-        places = list(pairing.places.select_related("entry").prefetch_related("entry__players"))
-        seating = seats_of([p.entry for p in places if p.side == "NS"],
-                           [p.entry for p in places if p.side == "EW"])  # fmt: skip
+        places = list(pairing.places.select_related("entry").prefetch_related("entry__players")
+                      .order_by("side", "position"))  # fmt: skip
+        seating = seats_of(places_by_side(places))
         for seat, player in seating.items():
             setattr(pairing, f"{SEAT_FIELDS[seat]}_id", player)
         fields += SEAT_FIELDS.values()

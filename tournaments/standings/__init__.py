@@ -49,7 +49,8 @@ separates nobody (value 0 for all). It is not re-applied to a sub-group it leave
 criteria handle that. Members no longer tied get 0.
 
 Efectividad (see ``metrics.game_efectividad``): target reached, the winner gets T minus the
-loser's points and the loser the negative of that; time or a fixed number of deals ended it:
+loser's points and the loser the negative of that, both capped at T (in the fives games both
+may pass it: then 0); time or a fixed number of deals ended it:
 plus or minus the difference; forfeit -T for the offender and +T/2 for the other side; bye +T/2
 (it scores as ``bye_result``); requested absence and rounds after withdrawing 0. Without a
 target (``Settings.target is None``) a played game gives its difference and unplayed rounds 0.

@@ -22,7 +22,8 @@ def effective_result(game: Game, settings: Settings) -> Result:
 def game_efectividad(game: Game, settings: Settings) -> float:
     """Efectividad of one round as federation software computes it.
 
-    Target reached: the winner gets T minus the loser's points, the loser the negative of that.
+    Target reached: the winner gets T minus the loser's points, the loser the negative of that,
+    each side's points capped at T (a loser past the target too gives 0).
     Time (or the fixed number of deals) ended it: plus or minus the difference. A forfeit gives
     the offender -T and the other side +T/2; a bye gives +T/2. A requested absence and the rounds
     after withdrawing give 0. Without a target, a played game gives its difference and an
@@ -40,9 +41,10 @@ def game_efectividad(game: Game, settings: Settings) -> float:
     difference = float(game.points_for - game.points_against)
     if target is None or game.end != "target" or game.result == "draw":
         return difference
-    if game.result == "win":
-        return float(target - game.points_against)
-    return -float(target - game.points_for)
+    # Both sides' points capped at T: the winner's T minus the loser's points, the loser the
+    # negative of that; a loser who also passed T (the fives games check the target once a deal
+    # is scored) caps to T as well, so a win is never worth less than nothing.
+    return float(min(game.points_for, target) - min(game.points_against, target))
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ def play_round(
     """A round whose tables are confirmed with the given totals (``None``: still in play)."""
     round_ = Round.objects.create(tournament=tournament, number=number, status=status,
                                   published_at=timezone.now())  # fmt: skip
-    low_wins = tournament.rules.scoring == "losers_record_own"
+    low_wins = getattr(tournament.rules, "scoring", "") == "losers_record_own"
     for index, (ns, ew, score) in enumerate(tables, start=1):
         match = Match.objects.create(label=f"{tournament.name} {number}/{index}", table=str(index),
                                      rules_preset=tournament.rules_preset)  # fmt: skip

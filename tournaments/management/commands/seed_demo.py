@@ -7,9 +7,13 @@
 - «Личный турнир «Осенний дубль»» — individual, 12 players with partners drawn every round,
   5 rounds, finished and closed.
 - «Клубный вечер «Козёл»» — the ``kozel`` preset, 4 pairs, round robin, 3 rounds, finished.
+- «Вечер «Пятёрки»» — the ``muggins`` preset (RULES.md sections 15–23), 7 players each for
+  himself (a table of four and a table of three), Swiss, 3 rounds, finished; every deal
+  recorded move by move.
 
 Everything is written through the real services: the pairing of ``tournaments.rounds``, deals
-played by ``rules.simulate.play_match`` with a seeded RNG and recorded, submitted and confirmed
+played by ``rules.simulate.play_match`` (``play_fives_match`` for the fives games) with a seeded
+RNG and recorded, submitted and confirmed
 by ``scoring.services``, rounds finished by ``tournaments.rounds.finish_round``. So every
 protocol is legal and every invariant holds, and the same data comes out on every run.
 
@@ -32,7 +36,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import roles
-from rules.simulate import play_match
+from rules.fives import FivesRules
+from rules.simulate import play_fives_match, play_match
 from scoring import services as scoring
 from scoring.models import Match
 from tournaments import discipline, registration, rounds
@@ -44,7 +49,8 @@ DEMO_PIN = "2468"
 SWISS_NAME = "Кубок трёх клубов"
 INDIVIDUAL_NAME = "Личный турнир «Осенний дубль»"
 KOZEL_NAME = "Клубный вечер «Козёл»"
-DEMO_TOURNAMENTS = (SWISS_NAME, INDIVIDUAL_NAME, KOZEL_NAME)
+FIVES_NAME = "Вечер «Пятёрки»"
+DEMO_TOURNAMENTS = (SWISS_NAME, INDIVIDUAL_NAME, KOZEL_NAME, FIVES_NAME)
 
 DEMO_ACCOUNTS = [
     # username, first name, last name, role
@@ -125,6 +131,8 @@ CLUB_PLAYERS = [
 INDIVIDUAL_PLAYERS = [(club, index) for index in (0, 3, 6, 9) for club in range(3)]
 # the Козёл evening: 4 pairs of the Moscow club's veterans
 KOZEL_PLAYERS = [(0, 10), (0, 11), (0, 12), (0, 13), (0, 14), (0, 15), (1, 14), (1, 15)]
+# the «Пятёрка» evening: 7 players of Kaliningrad and Lipetsk, each for himself
+FIVES_PLAYERS = [(2, 8), (2, 9), (2, 10), (2, 11), (1, 8), (1, 9), (1, 10)]
 
 # Round 4 of the Swiss event (indexes of its tables, 0 = table 1; the referees take the tables in
 # turn, so the account ``referee`` has tables 1, 5 and 9): tables in play and how many deals each
@@ -155,6 +163,7 @@ class Command(BaseCommand):
             (SWISS_NAME, self._swiss),
             (INDIVIDUAL_NAME, self._individual),
             (KOZEL_NAME, self._kozel),
+            (FIVES_NAME, self._fives),
         ):
             if Tournament.objects.filter(name=name).exists():
                 continue
@@ -289,6 +298,22 @@ class Command(BaseCommand):
             )  # fmt: skip
         self._play_all(tournament, users, random.Random(20241102))
 
+    def _fives(self, users: dict[str, Any], clubs: list[Club], players: list[list[Player]]) -> None:
+        organiser = users["organiser"]
+        day = timezone.localdate() - timedelta(days=3)
+        tournament = registration.create_tournament(
+            organiser, name=FIVES_NAME, start_date=day, end_date=day,
+            venue="Калининград, клуб «Морской узел»", rules_preset="muggins",
+            format=Tournament.Format.FREE_FOR_ALL, system=Tournament.System.SWISS, rounds=3,
+            public=True,
+        )  # fmt: skip
+        self._appoint_chief(tournament, users)
+        for seed, (c, i) in enumerate(FIVES_PLAYERS, 1):
+            player = players[c][i]
+            registration.add_entry(organiser, tournament.pk, name=player.full_name,
+                                   players=[player], club=clubs[c], seed=seed)  # fmt: skip
+        self._play_all(tournament, users, random.Random(20241122))
+
     def _play_all(self, tournament: Tournament, users: dict[str, Any], rng: random.Random) -> None:
         for _number in range(tournament.rounds):
             round_ = self._pair(users["organiser"], tournament, users)
@@ -325,7 +350,11 @@ class Command(BaseCommand):
         over and have the chief referee confirm it."""
         match = Match.objects.get(pk=pairing.match_id)
         referee: AbstractBaseUser = pairing.referee or users["chief"]
-        records = play_match(match.get_rules(), rng)
+        rules = match.get_rules()
+        if isinstance(rules, FivesRules):  # the line of play, move by move
+            records = play_fives_match(rules, rng)
+        else:
+            records = play_match(rules, rng)
         for record in records[:deals]:
             scoring.record_deal(match.pk, record, referee)
         if deals is not None:

@@ -230,6 +230,11 @@ def test_match_points_follow_the_settings() -> None:
     [
         (Game(1, 1, 2, "win", 215, 120, end="target"), 80.0),
         (Game(1, 1, 2, "loss", 120, 215, end="target"), -80.0),
+        # both past the target (a fives match checked once a deal is scored): capped at T, a
+        # win is never negative
+        (Game(1, 1, 2, "win", 230, 210, end="target"), 0.0),
+        (Game(1, 1, 2, "loss", 210, 230, end="target"), 0.0),
+        (Game(1, 1, 2, "win", 230, 190, end="target"), 10.0),
         (Game(1, 1, 2, "win", 150, 110, end="time"), 40.0),
         (Game(1, 1, 2, "loss", 110, 150, end="deals"), -40.0),
         (Game(1, 1, 2, "draw", 90, 90, end="time"), 0.0),
