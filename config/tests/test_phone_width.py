@@ -19,10 +19,13 @@ from tournaments.models import Tournament
 PHONE = {"width": 360, "height": 740}
 PAGES = {
     None: ["/", "/tournaments/{t}/", "/tournaments/{t}/standings/",
-           "/tournaments/{t}/crosstable/", "/tournaments/{t}/rounds/4/"],
-    "referee": ["/matches/", "/matches/{m}/", "/matches/{m}/history/"],
+           "/tournaments/{t}/crosstable/", "/tournaments/{t}/rounds/4/",
+           # the «Пятёрка» evening: each for himself, tables of four and three
+           "/tournaments/{f}/standings/", "/tournaments/{f}/crosstable/",
+           "/tournaments/{f}/rounds/3/"],
+    "referee": ["/matches/", "/matches/{m}/", "/matches/{m}/history/", "/matches/{fm}/"],
     "organiser": ["/manage/", "/manage/{t}/", "/manage/{t}/entries/", "/manage/{t}/rounds/4/",
-                  "/manage/{t}/discipline/", "/manage/{t}/setup/"],
+                  "/manage/{t}/discipline/", "/manage/{t}/setup/", "/manage/{f}/rounds/3/"],
 }  # fmt: skip
 WIDER = """() => {
     const width = document.documentElement.clientWidth + 0.5;
@@ -39,6 +42,9 @@ def test_no_page_is_wider_than_a_phone(browser: Any, live_server: Any, language:
     m = Match.objects.filter(pairing__round__tournament=t, pairing__round__number=4,
                              referee__username="referee", status="in_play").first()  # fmt: skip
     assert m is not None
+    f = Tournament.objects.get(name=seed_demo.FIVES_NAME)
+    fm = Match.objects.filter(pairing__round__tournament=f, referee__username="referee").first()
+    assert fm is not None
     problems = []
     for user, paths in PAGES.items():
         context = browser.new_context(viewport=PHONE)
@@ -53,7 +59,7 @@ def test_no_page_is_wider_than_a_phone(browser: Any, live_server: Any, language:
                 with page.expect_navigation():
                     page.press("input[name=password]", "Enter")
             for path in paths:
-                url = path.format(t=t.pk, m=m.pk)
+                url = path.format(t=t.pk, m=m.pk, f=f.pk, fm=fm.pk)
                 assert page.goto(live_server.url + url).status == 200, url
                 assert page.locator("html").get_attribute("lang") == language
                 # (the setup form's legend lists the ids the organiser types, with their names)

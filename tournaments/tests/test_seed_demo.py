@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from accounts import roles
-from rules import Judge
+from scoring.games import judge_for
 from scoring.models import Deal, Match, MatchVersion
 from tournaments.management.commands import seed_demo
 from tournaments.models import (
@@ -120,12 +120,29 @@ def test_the_individual_event_and_the_kozel_evening_are_finished(seeded: str) ->
     assert all(m.rules_preset == "kozel" and m.status == "confirmed" for m in matches)
 
 
+def test_the_fives_evening_is_finished_each_for_himself(seeded: str) -> None:
+    fives = Tournament.objects.get(name=seed_demo.FIVES_NAME)
+    assert (fives.rules_preset, fives.format, fives.status) == ("muggins", "free_for_all",
+                                                                "finished")  # fmt: skip
+    assert fives.entries.count() == 7 and fives.round_set.count() == 3
+    tables = Pairing.objects.filter(round__tournament=fives, table__isnull=False)
+    # seven players: a table of four and a table of three every round, nobody sits out
+    assert sorted(p.places.count() for p in tables) == [3, 3, 3, 4, 4, 4]
+    assert not Pairing.objects.filter(round__tournament=fives, table__isnull=True).exists()
+    for pairing in tables.select_related("match"):
+        match = pairing.match
+        assert match.status == "confirmed" and match.rules["players"] == pairing.places.count()
+        # played move by move: every deal has its line of play
+        assert all("play" in deal.record for deal in match.deals.all())
+        assert set(match.totals) == set(pairing.places.values_list("side", flat=True))
+
+
 def test_every_protocol_is_legal(seeded: str) -> None:
     """The cached totals, winner and end of each match are the engine's fold of its records."""
     matches = Match.objects.prefetch_related("deals")
-    assert matches.count() == 12 * 4 + 3 * 5 + 2 * 3
+    assert matches.count() == 12 * 4 + 3 * 5 + 2 * 3 + 2 * 3
     for match in matches:
-        judge = Judge(match.get_rules())
+        judge = judge_for(match.get_rules())
         state = judge.start()
         records = [d.record for d in sorted(match.deals.all(), key=lambda d: d.n)]
         for record in records:

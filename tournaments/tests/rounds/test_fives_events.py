@@ -6,6 +6,8 @@ player reads them: the standings API, the crosstable, the round and player pages
 
 from __future__ import annotations
 
+import copy
+import json
 import random
 from typing import Any
 
@@ -19,6 +21,7 @@ from rules.simulate import play_fives_match
 from scoring import services as scoring
 from scoring.models import Match
 from tournaments import rounds
+from tournaments.errors import TournamentError
 from tournaments.models import Entry, PairingEntry, Round, Tournament
 from tournaments.tests.conftest import make_user
 from tournaments.tests.factories import PlayerFactory
@@ -255,3 +258,41 @@ def test_fives_by_pairs_play_ns_against_ew(
     standings = api.get(f"/api/v1/tournaments/{tournament.pk}/standings/").json()
     assert sorted(r["match_points"] for r in standings["rows"]) in ([0, 0, 2, 2], [0, 1, 1, 2],
                                                                      [1, 1, 1, 1])  # fmt: skip
+
+
+# --- the archive --------------------------------------------------------------------------------
+
+
+def test_a_fives_event_each_for_himself_goes_into_an_archive_and_back(
+    api: APIClient, organiser: User, referee_user: User
+) -> None:
+    """Its protocols are judged again by the fives engine on import (the line of play, move by
+    move), and the copy ranks as the original."""
+    from tournaments import archive, results
+
+    created = create(api, rules_preset="muggins", format="free_for_all",
+                     rules_options={"target": 40})  # fmt: skip
+    tournament = Tournament.objects.get(pk=created.json()["id"])
+    add_players(tournament, 7)
+    play_round(organiser, tournament, random.Random(21), referee_user)
+    doc = json.loads(archive.dumps(archive.export_tournament(tournament)))
+    copy_ = archive.import_tournament(copy.deepcopy(doc), organiser)
+    assert (copy_.format, copy_.rules_preset) == ("free_for_all", "muggins")
+    sides = sorted(PairingEntry.objects.filter(round__tournament=copy_)
+                   .values_list("side", flat=True))  # fmt: skip
+    assert sides == sorted("NESWNES")
+
+    def ranked(event: Tournament) -> list[tuple[Any, ...]]:
+        return [(line.rank, line.name, line.row["match_points"], line.row["points_for"],
+                 line.row["points_against"]) for line in results.live_table(event).lines]
+
+    assert ranked(copy_) == ranked(tournament)
+
+    # a forged move is refused, naming the match
+    forged = copy.deepcopy(doc)
+    match = next(m for m in forged["matches"] if m["deals"])
+    move = next(e for e in match["deals"][0]["record"]["play"][1:] if "tile" in e)
+    move["points"] = 35 if move.get("points") != 35 else 30
+    with pytest.raises(TournamentError) as refused:
+        archive.import_tournament(forged, organiser)
+    assert refused.value.errors[0]["code"] == "illegal_deal"
