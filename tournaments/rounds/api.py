@@ -76,7 +76,8 @@ class RoundOutSerializer(serializers.Serializer):
     tables = serializers.JSONField(
         help_text='[{"id", "table", "sides": {"NS": [{"id", "name"}], "EW": …}, "seats": '
         '{"N": {"id", "name"} | null, …}, "match", "match_status", "referee", '
-        '"locked", "flags"}]'
+        '"locked", "flags"}]; head to head and each for himself the sides are the seats '
+        '("N": [{"id", "name"}], "E": …)'
     )
     byes = serializers.JSONField(help_text='[{"entry", "name", "flags", "pairing"}]')
 
