@@ -171,6 +171,7 @@ def _deal_grid(sheet: Sheet, width: float, st: dict[str, ParagraphStyle]) -> Tab
     head1.append(_("Eggs"))
     head2.append("")
     rows: list[list[Any]] = [head1, head2]
+    move_rows: list[int] = []  # a fives deal's scoring moves, a line under the deal
     for row in sheet.rows:
         line: list[Any] = [str(row.n), _seat(sheet, row.leader), row.result_label,
                            _seat(sheet, row.by)]
@@ -181,6 +182,10 @@ def _deal_grid(sheet: Sheet, width: float, st: dict[str, ParagraphStyle]) -> Tab
                 line += [str(row.recorded[i]) if row.recorded[i] else "–", str(row.totals[i])]
         line.append(str(row.eggs) if row.eggs else "")
         rows.append(line)
+        if row.scoring:
+            move_rows.append(len(rows))
+            rows.append(["", Paragraph(_esc(" · ".join(row.scoring)), st["cell"])]
+                        + [""] * (len(head1) - 2))
     next_n = (sheet.rows[-1].n + 1) if sheet.rows else 1
     for i in range(sheet.blank_rows):
         rows.append([str(next_n + i)] + [""] * (len(head1) - 1))
@@ -194,17 +199,24 @@ def _deal_grid(sheet: Sheet, width: float, st: dict[str, ParagraphStyle]) -> Tab
     eggs_w = 14 * mm
     side_w = min((width - sum(widths) - eggs_w) / (2 * len(sides)), 26 * mm)
     widths += [side_w] * (2 * len(sides)) + [eggs_w]
-    table = Table(rows, colWidths=widths, repeatRows=2, rowHeights=[6 * mm] * len(rows))
+    # a line of moves grows with its text; the other rows keep the paper's height
+    heights = [None if i in move_rows else 6 * mm for i in range(len(rows))]
+    table = Table(rows, colWidths=widths, repeatRows=2, rowHeights=heights)
     style = _grid_style(header_rows=2)
     for i in range(len(sides)):
         col = 4 + 2 * i
         style.add("SPAN", (col, 0), (col + 1, 0))
         style.add("ALIGN", (col, 0), (col + 1, -1), "CENTER")
         style.add("LINEBEFORE", (col, 0), (col, -1), 1.2, colors.black)
+    if len(sides) > 2:  # three or four players each for himself: narrow columns
+        style.add("FONTNAME", (4, 1), (-2, 1), FONT)
+        style.add("FONTSIZE", (4, 1), (-2, 1), 6)
     for col in range(4):
         style.add("SPAN", (col, 0), (col, 1))
     style.add("SPAN", (len(head1) - 1, 0), (len(head1) - 1, 1))
     style.add("ALIGN", (0, 0), (0, -1), "CENTER")
+    for i in move_rows:
+        style.add("SPAN", (1, i), (-1, i))
     if sheet.rows:
         style.add("SPAN", (0, -1), (3, -1))
         style.add("FONTNAME", (0, -1), (-1, -1), FONT_BOLD)

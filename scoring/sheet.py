@@ -70,6 +70,8 @@ class Row:
     totals: list[int]
     eggs: int
     winner: str | None
+    #: a fives deal: its moves that scored («N 5:5 +10») and its bonus («bonus N +2»)
+    scoring: list[str] = field(default_factory=list)
 
     @property
     def is_redeal(self) -> bool:
@@ -105,6 +107,11 @@ class Sheet:
     planned_rows: int = 0
     url: str = ""
     facts: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def grid_columns(self) -> int:
+        """Columns of the printed grid: №, lead, result, by, two per side, eggs."""
+        return 5 + 2 * len(self.sides)
 
     @property
     def seat_map(self) -> dict[str, SeatLine]:
@@ -162,8 +169,21 @@ def build_rows(deals: Iterable[Any], sides: Sequence[str], seats: Sequence[str])
             totals=[int(totals.get(side, 0)) for side in sides],
             eggs=int(verdict.get("eggs") or 0),
             winner=verdict.get("winner"),
+            scoring=_scoring_moves(verdict),
         ))
     return rows
+
+
+def _scoring_moves(verdict: dict[str, Any]) -> list[str]:
+    """What a fives deal scored, move by move, then its bonus (RULES.md sections 18–20); empty
+    for the other games, whose verdicts have no moves."""
+    parts = [
+        " ".join(str(p) for p in (m.get("seat"), m.get("tile"), f"+{m['points']}") if p)
+        for m in verdict.get("moves") or [] if m.get("points")
+    ]  # fmt: skip
+    parts += [f"{_('bonus')} {side} +{amount}"
+              for side, amount in (verdict.get("bonus") or {}).items() if amount]  # fmt: skip
+    return parts
 
 
 def build_sheet(match: Any, deals: Iterable[Any], url: str = "",

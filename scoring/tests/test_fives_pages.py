@@ -123,3 +123,32 @@ def test_the_protocol_names_who_led_and_who_went_out_from_the_line_of_play(clien
             if deal["result"] == "domino":
                 went_out = verdict["moves"][-1]["seat"]
                 assert re.search(rf"(домино|domino)\W+{went_out}\b", cells), (url, cells)
+
+
+def test_the_printed_protocol_lists_each_deals_scoring_moves_and_bonus(client, referee):
+    """Paper and PDF show, under each deal, the moves that scored (seat, tile, points) and the
+    bonus, so the arithmetic can be followed on paper."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    deals = muggins_deals()[:2]
+    match = services.create_match(user=referee, rules_preset="muggins")
+    for deal in deals:
+        services.record_deal(match.pk, deal, referee)
+    verdicts = engine(deals)["deals"]
+    client.force_login(referee)
+    page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", client.get(
+        f"/matches/{match.pk}/print/").content.decode()))
+    reader = PdfReader(BytesIO(client.get(f"/matches/{match.pk}/protocol.pdf").content))
+    pdf = re.sub(r"\s+", " ", " ".join(p.extract_text() for p in reader.pages))
+    for verdict in verdicts:
+        scored = [m for m in verdict["moves"] if m["points"]]
+        assert scored
+        for move in scored:
+            text = f'{move["seat"]} {move["tile"]} +{move["points"]}'
+            assert text in page and text in pdf, text
+        for side, bonus in verdict["bonus"].items():
+            if bonus:
+                assert re.search(rf"(призовые|bonus) {side} \+{bonus}\b", page, re.I)
+                assert re.search(rf"(призовые|bonus) {side} \+{bonus}\b", pdf, re.I)
