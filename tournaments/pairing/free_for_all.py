@@ -6,15 +6,15 @@ sits out when that is possible (``table_sizes``): a remainder of 3 gives one tab
 two, of 1 three. Only five players cannot all sit: four play and one has a bye (the fewest earlier
 byes first, the lowest ranked among them). Fewer than three players is an error.
 
-The tables of three go to the bottom of the standings, as a rule rather than a cost: the
-best-ranked player at any table of three ranks below the best-ranked player of every table of
-four, so the tables of three are numbered last and the lowest-ranked players sit at them.
-
-Within that rule a seating is judged lexicographically, most important first:
+A seating is judged lexicographically, most important first:
 
 1. repeats: the number of pairs of players at one table who met before;
-2. spread: the sum over tables of (highest score - lowest score) at the table;
-3. blocks: how far each player sits from his natural block, the tables of the ranked order
+2. tables of three out of place: the tables of three belong at the bottom of the standings, with
+   the lowest-ranked players. Out of place is each pair of a table of three and a table of four
+   whose best-ranked players are the wrong way round (the four's ranks below the three's). It is
+   zero, and the tables of three are numbered last, unless raising one avoids a repeat;
+3. spread: the sum over tables of (highest score - lowest score) at the table;
+4. blocks: how far each player sits from his natural block, the tables of the ranked order
    (1-4 at the first table, 5-8 at the second …): the sum of the distances in tables.
 
 Players are put in pairing order (round 1: seeds then ranks, or by lot with ``random_seed``; later:
