@@ -248,8 +248,8 @@ def test_a_meeting_in_a_block_is_undone_within_the_score_group_at_no_spread() ->
 def test_small_fields_reach_the_fewest_repeats_of_all_seatings(size: int, histories: int) -> None:
     """Against every seating (8 players: 35; 12: 5,775): the repeats are always the fewest
     possible; the rest of the judgement (tables of three out of place, then the spread) is the
-    best possible in at least nine histories of ten. Measured: in all of them, here and in 1,380
-    more (``bench/pairing_bench.py --free-for-all``)."""
+    best possible in at least nine histories of ten. Measured: in all of them, here and in the
+    1,400 of ``bench/pairing_bench.py --free-for-all 16 --histories 200`` (6-12 players)."""
     rng = random.Random(size)
     sizes = SIZES[size]
     best_rest = 0
