@@ -6,13 +6,16 @@ transaction.
 
     swiss(competitors, options)             fixed pairs (or teams) by the Swiss system
     individual(players, options)            rotating partners, four to a table
+    free_for_all(players, options)          each for himself, three or four to a table
     round_robin(entry_ids)                  the whole Berger schedule
     round_robin_round(entry_ids, number)    one round of it as a RoundPairing
     teams(teams, options)                   team against team, pair against pair
 
 Every table and bye carries flags (see ``types.FLAGS``) that the organiser's page explains.
 Swiss and the individual format are maximum-weight matchings (``matching``) with the pairing rules
-as tiers of one integer weight; their module docstrings say which rule outranks which.
+as tiers of one integer weight; their module docstrings say which rule outranks which. The
+free-for-all seats three or four players at a table by a local search (``seating``) whose order of
+rules ``free_for_all``'s docstring gives.
 """
 
 from .free_for_all import free_for_all

@@ -20,6 +20,8 @@ FLAGS = {
     "seat_repeated": "same seat (NS/EW) as last time: it could not be balanced",
     "by_seed": "round 1 by seed: top half against bottom half",
     "by_lot": "round 1 by lot",
+    "opponent_repeated": "met some of these players before: it could not be avoided",
+    "table_of_three": "three players at this table",
 }
 
 
@@ -52,8 +54,8 @@ class Table:
     ns: tuple[int, ...]
     ew: tuple[int, ...]
     flags: frozenset[str] = frozenset()
-    #: free-for-all: the players in seat order N, E, S(, W), each his own side; ns and ew are
-    #: then empty
+    #: free-for-all: the players in seat order N, E, S(, W), each his own side; ``ns`` and ``ew``
+    #: are then empty
     seated: tuple[int, ...] = ()
 
 
@@ -86,16 +88,16 @@ class SwissOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class FreeForAllOptions:
+class IndividualOptions:
     round_number: int
     random_seed: int = 0
     first_table: int = 1
-    #: round 1: "seed" (seeds, then ranks) or "lot" (shuffled with ``random_seed``)
+    #: round 1: "seed" (players' seeds, then ranks) or "lot" (shuffled with ``random_seed``)
     first_round: str = "seed"
 
 
 @dataclass(frozen=True, slots=True)
-class IndividualOptions:
+class FreeForAllOptions:
     round_number: int
     random_seed: int = 0
     first_table: int = 1

@@ -51,6 +51,8 @@ FLAG_LABELS = {
     "seat_repeated": _("same seat (NS/EW) as last time: it could not be balanced"),
     "by_seed": _("round 1 by seed: top half against bottom half"),
     "by_lot": _("round 1 by lot"),
+    "opponent_repeated": _("met some of these players before: it could not be avoided"),
+    "table_of_three": _("three players at this table"),
     "swapped": _("changed by the organiser"),
 }
 assert set(FLAGS) <= set(FLAG_LABELS)  # noqa: S101 - every flag of the contract is explained
