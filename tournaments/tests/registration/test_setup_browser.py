@@ -55,3 +55,57 @@ def test_saving_the_russian_setup_page_unchanged_keeps_the_dates(
         assert not errors, errors
     finally:
         context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_organiser_sets_up_a_muggins_evening_each_for_himself_and_pairs_round_1(
+    browser: Any, live_server: Any, organiser: Any
+) -> None:
+    """The new-tournament form offers the fives games and the two formats; a format the rules
+    cannot be played in is refused next to its field; the evening is paired into a table of
+    four and a table of three, shown by seat on the round page."""
+    from tournaments.tests.rounds.test_fives_events import add_players
+
+    context = browser.new_context(viewport=DESKTOP, locale="ru-RU")
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        log_in(page, live_server.url, "org", "/manage/new/")
+        page.fill("#id_name", "Вечер «Пятёрки»")
+        page.select_option("#id_rules_preset", "sport")
+        page.select_option("#id_format", "free_for_all")
+        page.fill("#id_rounds", "3")
+        with page.expect_navigation():
+            page.click("#setup-form button[type=submit]")
+        refusal = page.locator("#id_format").locator("xpath=..").locator(".field-error")
+        assert "«каждый сам за себя»" in refusal.inner_text()
+        assert "muggins" in refusal.inner_text()
+        assert not Tournament.objects.exists()
+
+        assert "Пятёрка (маггинс) (muggins)" in page.locator("#id_rules_preset").inner_text()
+        page.select_option("#id_rules_preset", "muggins")
+        page.select_option("#id_format", "free_for_all")
+        with page.expect_navigation():
+            page.click("#setup-form button[type=submit]")
+        tournament = Tournament.objects.get()
+        assert (tournament.rules_preset, tournament.format) == ("muggins", "free_for_all")
+        tournament.organisers.add(organiser)
+        add_players(tournament, 7)
+
+        page.goto(f"{live_server.url}/manage/{tournament.pk}/")
+        with page.expect_navigation():
+            page.click("#pair-form button.primary")
+        # the job runs in Celery (a live worker under CI, eagerly otherwise): the round page
+        # polls until it is paired
+        page.goto(f"{live_server.url}/manage/{tournament.pk}/rounds/1/")
+        page.wait_for_selector("#tables tr[data-table='2']", timeout=60_000)
+        first = page.locator("#tables tr[data-table='1']").inner_text()
+        second = page.locator("#tables tr[data-table='2']").inner_text()
+        for seat in "NESW":
+            assert f"{seat}: " in first
+        assert [f"{seat}: " in second for seat in "NESW"] == [True, True, True, False]
+        assert "за этим столом трое" in page.locator("#tables").inner_text()
+        assert not errors, errors
+    finally:
+        context.close()
