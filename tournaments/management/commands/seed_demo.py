@@ -265,20 +265,28 @@ class Command(BaseCommand):
     def _individual(
         self, users: dict[str, Any], clubs: list[Club], players: list[list[Player]]
     ) -> None:
+        self._players_event(
+            users, clubs, players, INDIVIDUAL_PLAYERS, random.Random(20241005),
+            name=INDIVIDUAL_NAME, start_date=timezone.localdate() - timedelta(days=30),
+            venue="Липецк, ДК «Металлург»",
+            rules_preset="sport", format=Tournament.Format.INDIVIDUAL, rounds=5,
+        )  # fmt: skip
+
+    def _players_event(self, users: dict[str, Any], clubs: list[Club],
+                       players: list[list[Player]], chosen: list[tuple[int, int]],
+                       rng: random.Random, **setup: Any) -> None:  # fmt: skip
+        """A finished event whose entries are single players (``chosen``: club, index)."""
         organiser = users["organiser"]
-        start = timezone.localdate() - timedelta(days=30)
         tournament = registration.create_tournament(
-            organiser, name=INDIVIDUAL_NAME, start_date=start, end_date=start,
-            venue="Липецк, ДК «Металлург»", rules_preset="sport",
-            format=Tournament.Format.INDIVIDUAL, system=Tournament.System.SWISS, rounds=5,
-            public=True,
+            organiser, end_date=setup["start_date"], system=Tournament.System.SWISS, public=True,
+            **setup,
         )  # fmt: skip
         self._appoint_chief(tournament, users)
-        for seed, (c, i) in enumerate(INDIVIDUAL_PLAYERS, 1):
+        for seed, (c, i) in enumerate(chosen, 1):
             player = players[c][i]
             registration.add_entry(organiser, tournament.pk, name=player.full_name,
-                               players=[player], club=clubs[c], seed=seed)  # fmt: skip
-        self._play_all(tournament, users, random.Random(20241005))
+                                   players=[player], club=clubs[c], seed=seed)  # fmt: skip
+        self._play_all(tournament, users, rng)
 
     def _kozel(self, users: dict[str, Any], clubs: list[Club], players: list[list[Player]]) -> None:
         organiser = users["organiser"]
@@ -299,20 +307,12 @@ class Command(BaseCommand):
         self._play_all(tournament, users, random.Random(20241102))
 
     def _fives(self, users: dict[str, Any], clubs: list[Club], players: list[list[Player]]) -> None:
-        organiser = users["organiser"]
-        day = timezone.localdate() - timedelta(days=3)
-        tournament = registration.create_tournament(
-            organiser, name=FIVES_NAME, start_date=day, end_date=day,
+        self._players_event(
+            users, clubs, players, FIVES_PLAYERS, random.Random(20241122), name=FIVES_NAME,
+            start_date=timezone.localdate() - timedelta(days=3),
             venue="Калининград, клуб «Морской узел»", rules_preset="muggins",
-            format=Tournament.Format.FREE_FOR_ALL, system=Tournament.System.SWISS, rounds=3,
-            public=True,
+            format=Tournament.Format.FREE_FOR_ALL, rounds=3,
         )  # fmt: skip
-        self._appoint_chief(tournament, users)
-        for seed, (c, i) in enumerate(FIVES_PLAYERS, 1):
-            player = players[c][i]
-            registration.add_entry(organiser, tournament.pk, name=player.full_name,
-                                   players=[player], club=clubs[c], seed=seed)  # fmt: skip
-        self._play_all(tournament, users, random.Random(20241122))
 
     def _play_all(self, tournament: Tournament, users: dict[str, Any], rng: random.Random) -> None:
         for _number in range(tournament.rounds):
