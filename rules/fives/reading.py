@@ -19,7 +19,8 @@ from .types import DRAW, MOVE, PASS, Deal, Entry, Refused, refuse
 
 RESULTS = frozenset({"domino", "fish", "target"})
 _TOKEN = T.TOKEN_TILE
-_END_CODE = END_INDEX
+#: an entry's ``end`` -> its code (``None``: left out)
+_END_CODE: dict[str | None, int] = {**END_INDEX, None: NO_END}
 _NONE: Any = object()  # a key left out (``None`` is a value a record may hold)
 
 
@@ -29,6 +30,11 @@ def _bad(en: str, ru: str, **extra: Any) -> Refused:
 
 def _whole(value: Any) -> bool:
     return type(value) is int
+
+
+def _not_one_kind(i: int) -> Refused:
+    return _bad(f"entry {i} must be exactly one of a move, a draw or a pass",
+                f"запись {i} — ровно одно из: ход, добор или пропуск", entry=i)
 
 
 def read_deal(rules: FivesRules, deal: Any) -> Deal:
@@ -189,10 +195,9 @@ def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem |
             raise _bad(f"entry {i} names no seat in play", f"запись {i}: нет такого места",
                        entry=i)
         text = entry.get("tile", _NONE)
-        if (text is not _NONE) + ("draw" in entry) + ("pass" in entry) != 1:
-            raise _bad(f"entry {i} must be exactly one of a move, a draw or a pass",
-                       f"запись {i} — ровно одно из: ход, добор или пропуск", entry=i)
         if text is not _NONE:
+            if "draw" in entry or "pass" in entry:
+                raise _not_one_kind(i)
             tile = _TOKEN.get(text, -1) if type(text) is str else -1
             if tile < 0:
                 tile = _one_tile(text)
@@ -200,16 +205,20 @@ def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem |
                     bad_tile = Problem("bad_tile", {"seat": seat, "tile": text},
                                        {"entry": i, "seat": seat, "tile": text})
             end_raw = entry.get("end")
-            end = NO_END if end_raw is None else (
-                _END_CODE.get(end_raw, BAD_END) if type(end_raw) is str else BAD_END)
+            # exact types as everywhere in a record (a str subclass is not a name), then one
+            # look-up for both a left-out end (None) and the four names
+            end = _END_CODE.get(end_raw, BAD_END) if type(end_raw) is str or end_raw is None \
+                else BAD_END
             points = entry.get("points")
             if points is not None and type(points) is not int:
                 raise _bad(f"entry {i}: points must be a whole number",
                            f"запись {i}: очки — целое число", entry=i)
             out.append((MOVE, seat, tile, end, points))
         elif "draw" in entry:
+            if "pass" in entry:
+                raise _not_one_kind(i)
             drawn = entry["draw"]
-            if _whole(drawn):
+            if type(drawn) is int:
                 if drawn < 1:
                     raise _bad(f"entry {i}: a draw takes at least one tile",
                                f"запись {i}: добирают хотя бы одну кость", entry=i)
@@ -236,6 +245,8 @@ def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem |
                 raise _bad(f"entry {i}: draw is the tiles drawn or how many",
                            f"запись {i}: «draw» — взятые кости или их число", entry=i)
         else:
+            if "pass" not in entry:
+                raise _not_one_kind(i)
             if entry["pass"] is not True:
                 raise _bad(f"entry {i}: a pass is written \"pass\": true",
                            f"запись {i}: пропуск пишется \"pass\": true", entry=i)
