@@ -62,6 +62,7 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
     reached: str | None = None
     out_seat = ""
     names = T.NAMES
+    weight = table.weight  # the count after a move is their sum
 
     lead_seat = play[0][1]
     if d.leader is not None and lead_seat != d.leader:
@@ -88,12 +89,12 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
                              entry=i + 1, seat=seat, tile=names[a])
             if i:
                 try:
-                    end = table.resolve(a, b)
+                    end = table.place(a, b)
                 except LayError as err:
                     raise refuse(err.code, {"entry": i + 1, "tile": names[a], "end": err.end,
                                             "detail": err.detail, "detail_ru": err.detail_ru},
                                  entry=i + 1, seat=seat, tile=names[a]) from None
-                count = table.lay(a, end)
+                count = weight[0] + weight[1] + weight[2] + weight[3]
                 end_name = _END_NAMES[end]
             else:
                 if b != NO_END:
