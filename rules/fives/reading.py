@@ -20,7 +20,8 @@ from .types import DRAW, MOVE, PASS, Deal, Entry, Refused, refuse
 RESULTS = frozenset({"domino", "fish", "target"})
 _TOKEN = T.TOKEN_TILE
 #: an entry's ``end`` -> its code (``None``: left out)
-_END_CODE: dict[str | None, int] = {**END_INDEX, None: NO_END}
+_END_CODE: dict[str | None, int] = {name: i for name, i in END_INDEX.items()}
+_END_CODE[None] = NO_END
 _NONE: Any = object()  # a key left out (``None`` is a value a record may hold)
 
 
