@@ -33,6 +33,11 @@ def _whole(value: Any) -> bool:
     return type(value) is int
 
 
+def _mapping(value: Any) -> bool:
+    # a JSON object is a dict: the ABC's isinstance (a Python-level call) only for the rest
+    return type(value) is dict or isinstance(value, Mapping)
+
+
 def _not_one_kind(i: int) -> Refused:
     return _bad(f"entry {i} must be exactly one of a move, a draw or a pass",
                 f"запись {i} — ровно одно из: ход, добор или пропуск", entry=i)
@@ -40,7 +45,7 @@ def _not_one_kind(i: int) -> Refused:
 
 def read_deal(rules: FivesRules, deal: Any) -> Deal:
     """The record read, or ``Refused`` with its first reading problem."""
-    if not isinstance(deal, Mapping):
+    if not _mapping(deal):
         raise _bad("a deal must be an object", "раздача должна быть объектом")
     seats = rules.seats
     get = deal.get
@@ -85,7 +90,9 @@ def read_deal(rules: FivesRules, deal: Any) -> Deal:
     if result == "domino":
         finisher = by
         if finisher is None and play:
-            finisher = next(e[1] for e in reversed(play) if e[0] == MOVE)
+            last = play[-1]  # the last entry is a move but in a faulty record
+            finisher = last[1] if last[0] == MOVE else \
+                next(e[1] for e in reversed(play) if e[0] == MOVE)
 
     masks: dict[str, int] = {}
     empty: list[str] = []
@@ -143,10 +150,11 @@ def read_deal(rules: FivesRules, deal: Any) -> Deal:
 def _read_declared(rules: FivesRules, raw: Any) -> dict[str, int] | None:
     if raw is None:
         return None
-    if not isinstance(raw, Mapping):
+    if not _mapping(raw):
         raise _bad("declared must be an object of side: points", "«declared» — «сторона: очки»")
+    sides = rules.sides
     for side, amount in raw.items():
-        if side not in rules.sides:
+        if side not in sides:
             raise _bad(f"declared names side {side!r}, which is not in play",
                        f"в «declared» указана сторона «{side}», которой нет в игре")
         if not _whole(amount):
@@ -159,7 +167,7 @@ def _read_hand_fields(seats: tuple[str, ...], hands: Any,
     out_hands: dict[str, str] = {}
     out_pips: dict[str, int] = {}
     if hands is not None:
-        if not isinstance(hands, Mapping):
+        if not _mapping(hands):
             raise _bad("hands must be an object of seat: tiles", "«hands» — «место: кости»")
         for seat, text in hands.items():
             if seat not in seats:
@@ -169,7 +177,7 @@ def _read_hand_fields(seats: tuple[str, ...], hands: Any,
                 raise _bad("a hand must be a string of tiles", "рука — строка костей")
             out_hands[seat] = text
     if pips is not None:
-        if not isinstance(pips, Mapping):
+        if not _mapping(pips):
             raise _bad("pips must be an object of seat: count", "«pips» — «место: очки»")
         for seat, count in pips.items():
             if seat not in seats:
@@ -230,7 +238,7 @@ def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem |
                     out.append((DRAW, seat, 1 << one, 1, False))
                     continue
                 try:
-                    items = T.parse_tiles(drawn)
+                    items = _parse(drawn)
                 except T.TileError as err:
                     bad_tile = bad_tile or Problem("bad_tile", {"seat": seat, "tile": err.token},
                                                    {"entry": i, "seat": seat, "tile": err.token})
