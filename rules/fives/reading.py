@@ -19,6 +19,7 @@ from .types import DRAW, MOVE, PASS, Deal, Entry, Refused, refuse
 
 RESULTS = frozenset({"domino", "fish", "target"})
 _TOKEN = T.TOKEN_TILE
+_BIT_OF = T.TOKEN_BIT
 #: an entry's ``end`` -> its code (``None``: left out)
 _END_CODE: dict[str | None, int] = {name: i for name, i in END_INDEX.items()}
 _END_CODE[None] = NO_END
@@ -106,6 +107,13 @@ def read_deal(rules: FivesRules, deal: Any) -> Deal:
                 continue
             items = [T.ZERO_ZERO]
         else:
+            fast = _distinct_mask(text)
+            if fast is not None and not seen & fast:
+                seen |= fast
+                masks[seat] = fast
+                if not fast:
+                    empty.append(seat)
+                continue
             try:
                 items = _parse(text)
             except T.TileError as err:
@@ -124,7 +132,10 @@ def read_deal(rules: FivesRules, deal: Any) -> Deal:
             mask |= bit
         masks[seat] = mask
     boneyard: int | None = None
-    if raw_boneyard is not None:
+    fast = _distinct_mask(raw_boneyard) if raw_boneyard is not None else None
+    if fast is not None and not seen & fast:
+        boneyard = fast
+    elif raw_boneyard is not None:
         try:
             items = _parse(raw_boneyard)
         except T.TileError as err:
@@ -264,6 +275,21 @@ def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem |
         raise _bad("play must start with the lead, a move", "запись ходов начинается с захода",
                    entry=1)
     return out, bad_tile
+
+
+def _distinct_mask(text: str) -> int | None:
+    """The mask of a hand or boneyard written in common tokens, each tile once; None for
+    anything else (a comma, another spelling, a bad token, a tile twice), which takes the long
+    way through ``_parse`` for its exact error. The bits are added in C (``sum``): n distinct
+    powers of two add up to a number with n bits set, and any repeat carries and loses a bit."""
+    if "," in text:
+        return None
+    tokens = text.split()
+    try:
+        mask: int = sum(map(_BIT_OF.__getitem__, tokens))
+    except KeyError:
+        return None
+    return mask if mask.bit_count() == len(tokens) else None
 
 
 def _parse(text: str) -> list[int]:
