@@ -48,7 +48,8 @@ class Seating:
 
     @property
     def sides(self) -> tuple[str, ...]:
-        return ("NS", "EW") if self.partnership else self.seats
+        # ``partnership`` and ``seats`` spelt out: the judges ask this once a deal
+        return ("NS", "EW") if self.pairs and self.players == 4 else SEATS[: self.players]
 
 
 @dataclass(frozen=True, slots=True)

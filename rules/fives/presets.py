@@ -54,7 +54,7 @@ class FivesRules(Seating):
     @property
     def drawable(self) -> int:
         """Tiles that can be drawn in one deal: the boneyard less ``boneyard_keep``."""
-        return self.boneyard_size - self.boneyard_keep
+        return T.TILE_COUNT - self.players * self.hand_size - self.boneyard_keep
 
     @property
     def max_move_points(self) -> int:
