@@ -55,6 +55,10 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
     on_table = drawn_mask = drawn = passes = 0
     left = rules.drawable
     target = rules.target if rules.target_check == "move" else 0
+    # A move that scores nothing leaves its side's sum as it was at the side's last move, which
+    # was below the target, so only scoring moves are checked; unless a side starts the deal at
+    # the target (a state given from outside), whose first move then stops the play.
+    at_target = bool(target) and max(totals.values(), default=0) >= target
     moves: list[dict[str, Any]] = []
     # each draw and pass, for ``could_play``: what the seat's hand was then follows from these
     stops: list[Stop] = []
@@ -81,10 +85,10 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
                                            "expected_seat": seats[turn]}, entry=i + 1, seat=seat)
         if kind == MOVE:
             bit = 1 << a
-            if on_table & bit:
-                raise refuse("tile_already_played", {"entry": i + 1, "tile": names[a]},
-                             entry=i + 1, seat=seat, tile=names[a])
-            if off & bit:
+            if (on_table | off) & bit:
+                if on_table & bit:
+                    raise refuse("tile_already_played", {"entry": i + 1, "tile": names[a]},
+                                 entry=i + 1, seat=seat, tile=names[a])
                 raise refuse("duplicate_tile", {"tile": names[a], "seat": seat},
                              entry=i + 1, seat=seat, tile=names[a])
             if i:
@@ -117,10 +121,11 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
             side = side_at[turn]
             if scored:
                 points[side] += scored
-            in_hand[turn] -= 1
-            if not in_hand[turn]:
+            held = in_hand[turn] - 1
+            in_hand[turn] = held
+            if not held:
                 ended, out_seat = "domino", seat
-            elif target and totals[side] + points[side] >= target:
+            elif target and (scored or at_target) and totals[side] + points[side] >= target:
                 ended, reached = "target", side
             turn = turn + 1 if turn + 1 < players else 0
         elif kind == DRAW:

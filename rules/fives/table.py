@@ -182,7 +182,9 @@ class FivesTable:
                         end = BAD_END  # fits more than one end
                         break
                     end = e
-        if end < 0 or end == BAD_END or show[end] < 0 or not shows >> show[end] & 1:
+            if end < 0 or end == BAD_END:
+                end = self.resolve(tile, code)
+        elif code == BAD_END or show[code] < 0 or not shows >> show[code] & 1:
             end = self.resolve(tile, code)
         a, b = _TILES[tile]
         other = b if a == show[end] else a
@@ -190,7 +192,9 @@ class FivesTable:
         self.weight[end] = other + other if a == b else other
         self.moves += 1
         spin = self._spin
-        if spin == _AT_END:
+        if spin == _DONE:  # no spinner, or its arms are open: the common case first
+            pass
+        elif spin == _AT_END:
             if end == self._spin_end:
                 self._open_arms()
         elif spin == _AT_LEAD:
@@ -198,7 +202,7 @@ class FivesTable:
                 self._covered |= 1 << end
                 if self._covered == 3:
                     self._open_arms()
-        elif spin == _NOT_YET and a == b:
+        elif a == b:  # _NOT_YET: the first double is the spinner
             self._spin, self._spin_end, self._spin_num = _AT_END, end, a
         return end
 
