@@ -91,7 +91,7 @@ def read_deal(rules: FivesRules, deal: Any) -> Deal:
     if result == "domino":
         finisher = by
         if finisher is None and play:
-            last = play[-1]  # the last entry is a move but in a faulty record
+            last = play[-1]  # a move, unless the record is faulty
             finisher = last[1] if last[0] == MOVE else \
                 next(e[1] for e in reversed(play) if e[0] == MOVE)
 
