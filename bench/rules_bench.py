@@ -2,12 +2,14 @@
 and how many moves per second the fives judge does (target: 200,000 on one core).
 
     python bench/rules_bench.py [--matches 3000] [--preset sport] [--seed 1] [--mypyc]
-                                [--fives-matches 600]
+                                [--mypyc-tests] [--fives-matches 600]
 
 Simulated legal matches with every hand written as tiles are judged through the library
 (``Judge.fold``, as the web app does) and through the CLI (``python -m rules check --batch`` on one
-file holding all the matches, start-up included). ``--mypyc`` then compiles the same source with
-mypyc in a temporary folder (needs mypy and a C compiler) and measures it the same way. Prints the
+file holding all the matches, start-up included); simulated fives matches (draws named, hands and
+boneyard as tiles) through ``FivesJudge.fold``. ``--mypyc`` then compiles the same source, the
+fives games included, with mypyc in a temporary folder (needs mypy and a C compiler) and measures
+it the same way; ``--mypyc-tests`` first runs the rules tests against that build. Prints the
 figures; asserts nothing about speed. Run it on an otherwise idle machine.
 """
 
@@ -37,6 +39,11 @@ COMPILED = [
     "tiles.py", "errors.py", "presets.py", "engine/types.py", "engine/base.py",
     "engine/reading.py", "engine/checks.py", "engine/ending.py", "engine/scoring.py",
     "engine/judge.py", "contract.py",
+    # the fives games: FivesRules derives from the compiled Seating, and an interpreted class
+    # cannot derive from a compiled one, so the package is compiled with the rest
+    "fives/types.py", "fives/presets.py", "fives/table.py", "fives/reading.py", "fives/hands.py",
+    "fives/after.py", "fives/strong.py", "fives/light.py", "fives/scoring.py", "fives/judge.py",
+    "fives/contract.py", "fives/messages.py",
 ]
 
 
@@ -48,11 +55,17 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--mypyc", action="store_true",
                         help="also measure the same source compiled with mypyc")
+    parser.add_argument("--mypyc-tests", action="store_true",
+                        help="with --mypyc: first run the rules tests against the compiled build")
     parser.add_argument("--fives-matches", type=int, default=600,
                         help="fives matches (RULES.md 15-23) judged move by move; 0: skip")
     args = parser.parse_args()
+    from rules.fives import strong as fives_strong
+
     build = "compiled with mypyc" if judge_module.__file__.endswith(".so") else "pure Python"
-    print(f"rules package: {build} ({Path(judge_module.__file__).parent.parent})")
+    fives_build = "compiled" if str(fives_strong.__file__).endswith(".so") else "pure Python"
+    print(f"rules package: {build}, rules.fives {fives_build} "
+          f"({Path(judge_module.__file__).parent.parent})")
 
     rules = make_rules(args.preset)
     rng = random.Random(args.seed)
@@ -128,19 +141,37 @@ def _measure_fives(args: argparse.Namespace) -> None:
 
 def _measure_compiled(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        target = Path(tmp) / "rules"
-        shutil.copytree(ROOT / "rules", target, ignore=shutil.ignore_patterns("tests", "*.so"))
-        (Path(tmp) / "bench").mkdir()
-        shutil.copy(__file__, Path(tmp) / "bench" / "rules_bench.py")
+        # the build one level down, so that the tests find shared/ beside it as they find it
+        # beside the repository (rules/tests/_support.py looks two levels above the tests)
+        build = Path(tmp) / "build"
+        shutil.copytree(ROOT / "rules", build / "rules",
+                        ignore=shutil.ignore_patterns("tests", "*.so", "__pycache__"))
+        (build / "bench").mkdir()
+        shutil.copy(__file__, build / "bench" / "rules_bench.py")
         print("\ncompiling rules/ with mypyc …", flush=True)
         built = subprocess.run([sys.executable, "-m", "mypyc", *(f"rules/{m}" for m in COMPILED)],
-                               cwd=tmp, capture_output=True, text=True, check=False)
+                               cwd=build, capture_output=True, text=True, check=False)
         if built.returncode:
             print("mypyc build failed:\n" + built.stdout[-2000:] + built.stderr[-2000:])
             return
+        if args.mypyc_tests:
+            shutil.copytree(ROOT / "rules" / "tests", build / "rules" / "tests",
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            for shared in (ROOT.parent / "shared", ROOT / "shared"):
+                if (shared / "examples").is_dir():
+                    (Path(tmp) / "shared").symlink_to(shared)
+                    break
+            print("rules tests against the compiled build …", flush=True)
+            tested = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                                     "rules/tests"], cwd=build, check=False)
+            if tested.returncode:
+                print(f"the rules tests failed against the compiled build "
+                      f"(exit {tested.returncode})")
+                sys.exit(tested.returncode)
         subprocess.run([sys.executable, "bench/rules_bench.py", "--matches", str(args.matches),
                         "--preset", args.preset, "--seed", str(args.seed),
-                        "--repeat", str(args.repeat)], cwd=tmp, check=True)
+                        "--repeat", str(args.repeat), "--fives-matches", str(args.fives_matches)],
+                       cwd=build, check=True)
 
 
 if __name__ == "__main__":

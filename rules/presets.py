@@ -48,7 +48,8 @@ class Seating:
 
     @property
     def sides(self) -> tuple[str, ...]:
-        return ("NS", "EW") if self.partnership else self.seats
+        # ``partnership`` and ``seats`` spelt out: the judges ask this once a deal
+        return ("NS", "EW") if self.pairs and self.players == 4 else SEATS[: self.players]
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,9 +222,13 @@ PLAYER_RANGE: dict[str, tuple[int, int]] = {
 
 
 def make_rules(
-    preset: str = "sport", options: Mapping[str, Any] | None = None, players: int | None = None
+    preset: object = "sport", options: Mapping[str, Any] | None = None, players: object = None
 ) -> Rules:
-    """The preset with ``options`` applied, cross-checked. Raises ``RulesError('bad_option')``."""
+    """The preset with ``options`` applied, cross-checked. Raises ``RulesError('bad_option')``.
+
+    ``preset`` is a preset's name and ``players`` a whole number (or None), but any value is
+    taken and refused with ``bad_option``: the contract passes them as the JSON had them, and a
+    build compiled with mypyc checks an argument's annotated type at the call."""
     if not isinstance(preset, str) or preset not in PRESETS:
         known = ", ".join(PRESETS)
         raise _bad_option("preset", f"unknown preset {preset!r}; known: {known}",

@@ -10,9 +10,10 @@ web app, which builds its choices from ``rules.PRESETS``, offers no fives game y
 
 Modules, each one concern: ``presets`` (the knobs of section 16), ``table`` (ends, the spinner,
 the count, section 18), ``reading`` (a record into masks), ``hands`` (the hands at the end),
-``strong`` (the line of play), ``light`` (points only, section 19), ``scoring`` (bonus, eggs,
-the end of the match, section 20), ``judge`` (the stages in order), ``contract`` (section 22),
-``simulate`` (legal random games), ``messages`` (the new error codes' texts).
+``strong`` (the line of play), ``after`` (what the whole play says, checked once it is laid),
+``light`` (points only, section 19), ``scoring`` (bonus, eggs, the end of the match, section
+20), ``judge`` (the stages in order), ``contract`` (section 22), ``simulate`` (legal random
+games), ``messages`` (the new error codes' texts).
 
 A match, as the score sheet keeps it::
 

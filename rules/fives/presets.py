@@ -54,7 +54,7 @@ class FivesRules(Seating):
     @property
     def drawable(self) -> int:
         """Tiles that can be drawn in one deal: the boneyard less ``boneyard_keep``."""
-        return self.boneyard_size - self.boneyard_keep
+        return T.TILE_COUNT - self.players * self.hand_size - self.boneyard_keep
 
     @property
     def max_move_points(self) -> int:
@@ -126,10 +126,14 @@ def is_fives_preset(preset: Any) -> bool:
     return isinstance(preset, str) and preset in FIVES_PRESETS
 
 
-def make_fives_rules(preset: str = "fives", options: Mapping[str, Any] | None = None,
-                     players: int | None = None) -> FivesRules:
-    """The preset with ``options`` applied, cross-checked. Raises ``RulesError('bad_option')``."""
-    if not is_fives_preset(preset):
+def make_fives_rules(preset: object = "fives", options: Mapping[str, Any] | None = None,
+                     players: object = None) -> FivesRules:
+    """The preset with ``options`` applied, cross-checked. Raises ``RulesError('bad_option')``.
+
+    ``preset`` is a preset's name and ``players`` a whole number (or None), but any value is
+    taken and refused with ``bad_option``: the contract passes them as the JSON had them, and a
+    build compiled with mypyc checks an argument's annotated type at the call."""
+    if not isinstance(preset, str) or preset not in FIVES_PRESETS:
         known = ", ".join(FIVES_PRESETS)
         raise _bad_option("preset", f"unknown fives preset {preset!r}; known: {known}",
                           f"нет набора правил «{preset}»; есть: {known}")

@@ -19,7 +19,10 @@ from .types import DRAW, MOVE, PASS, Deal, Entry, Refused, refuse
 
 RESULTS = frozenset({"domino", "fish", "target"})
 _TOKEN = T.TOKEN_TILE
-_END_CODE = END_INDEX
+_BIT_OF = T.TOKEN_BIT
+#: an entry's ``end`` -> its code (``None``: left out)
+_END_CODE: dict[str | None, int] = {name: i for name, i in END_INDEX.items()}
+_END_CODE[None] = NO_END
 _NONE: Any = object()  # a key left out (``None`` is a value a record may hold)
 
 
@@ -31,9 +34,19 @@ def _whole(value: Any) -> bool:
     return type(value) is int
 
 
+def _mapping(value: Any) -> bool:
+    # a JSON object is a dict: the ABC's isinstance (a Python-level call) only for the rest
+    return type(value) is dict or isinstance(value, Mapping)
+
+
+def _not_one_kind(i: int) -> Refused:
+    return _bad(f"entry {i} must be exactly one of a move, a draw or a pass",
+                f"запись {i} — ровно одно из: ход, добор или пропуск", entry=i)
+
+
 def read_deal(rules: FivesRules, deal: Any) -> Deal:
     """The record read, or ``Refused`` with its first reading problem."""
-    if not isinstance(deal, Mapping):
+    if not _mapping(deal):
         raise _bad("a deal must be an object", "раздача должна быть объектом")
     seats = rules.seats
     get = deal.get
@@ -78,7 +91,9 @@ def read_deal(rules: FivesRules, deal: Any) -> Deal:
     if result == "domino":
         finisher = by
         if finisher is None and play:
-            finisher = next(e[1] for e in reversed(play) if e[0] == MOVE)
+            last = play[-1]  # a move, unless the record is faulty
+            finisher = last[1] if last[0] == MOVE else \
+                next(e[1] for e in reversed(play) if e[0] == MOVE)
 
     masks: dict[str, int] = {}
     empty: list[str] = []
@@ -92,6 +107,13 @@ def read_deal(rules: FivesRules, deal: Any) -> Deal:
                 continue
             items = [T.ZERO_ZERO]
         else:
+            fast = _distinct_mask(text)
+            if fast is not None and not seen & fast:
+                seen |= fast
+                masks[seat] = fast
+                if not fast:
+                    empty.append(seat)
+                continue
             try:
                 items = _parse(text)
             except T.TileError as err:
@@ -110,7 +132,10 @@ def read_deal(rules: FivesRules, deal: Any) -> Deal:
             mask |= bit
         masks[seat] = mask
     boneyard: int | None = None
-    if raw_boneyard is not None:
+    fast = _distinct_mask(raw_boneyard) if raw_boneyard is not None else None
+    if fast is not None and not seen & fast:
+        boneyard = fast
+    elif raw_boneyard is not None:
         try:
             items = _parse(raw_boneyard)
         except T.TileError as err:
@@ -136,10 +161,11 @@ def read_deal(rules: FivesRules, deal: Any) -> Deal:
 def _read_declared(rules: FivesRules, raw: Any) -> dict[str, int] | None:
     if raw is None:
         return None
-    if not isinstance(raw, Mapping):
+    if not _mapping(raw):
         raise _bad("declared must be an object of side: points", "«declared» — «сторона: очки»")
+    sides = rules.sides
     for side, amount in raw.items():
-        if side not in rules.sides:
+        if side not in sides:
             raise _bad(f"declared names side {side!r}, which is not in play",
                        f"в «declared» указана сторона «{side}», которой нет в игре")
         if not _whole(amount):
@@ -152,7 +178,7 @@ def _read_hand_fields(seats: tuple[str, ...], hands: Any,
     out_hands: dict[str, str] = {}
     out_pips: dict[str, int] = {}
     if hands is not None:
-        if not isinstance(hands, Mapping):
+        if not _mapping(hands):
             raise _bad("hands must be an object of seat: tiles", "«hands» — «место: кости»")
         for seat, text in hands.items():
             if seat not in seats:
@@ -162,7 +188,7 @@ def _read_hand_fields(seats: tuple[str, ...], hands: Any,
                 raise _bad("a hand must be a string of tiles", "рука — строка костей")
             out_hands[seat] = text
     if pips is not None:
-        if not isinstance(pips, Mapping):
+        if not _mapping(pips):
             raise _bad("pips must be an object of seat: count", "«pips» — «место: очки»")
         for seat, count in pips.items():
             if seat not in seats:
@@ -189,10 +215,9 @@ def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem |
             raise _bad(f"entry {i} names no seat in play", f"запись {i}: нет такого места",
                        entry=i)
         text = entry.get("tile", _NONE)
-        if (text is not _NONE) + ("draw" in entry) + ("pass" in entry) != 1:
-            raise _bad(f"entry {i} must be exactly one of a move, a draw or a pass",
-                       f"запись {i} — ровно одно из: ход, добор или пропуск", entry=i)
         if text is not _NONE:
+            if "draw" in entry or "pass" in entry:
+                raise _not_one_kind(i)
             tile = _TOKEN.get(text, -1) if type(text) is str else -1
             if tile < 0:
                 tile = _one_tile(text)
@@ -200,16 +225,20 @@ def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem |
                     bad_tile = Problem("bad_tile", {"seat": seat, "tile": text},
                                        {"entry": i, "seat": seat, "tile": text})
             end_raw = entry.get("end")
-            end = NO_END if end_raw is None else (
-                _END_CODE.get(end_raw, BAD_END) if type(end_raw) is str else BAD_END)
+            # exact types as everywhere in a record (a str subclass is not a name), then one
+            # look-up for both a left-out end (None) and the four names
+            end = _END_CODE.get(end_raw, BAD_END) if type(end_raw) is str or end_raw is None \
+                else BAD_END
             points = entry.get("points")
             if points is not None and type(points) is not int:
                 raise _bad(f"entry {i}: points must be a whole number",
                            f"запись {i}: очки — целое число", entry=i)
             out.append((MOVE, seat, tile, end, points))
         elif "draw" in entry:
+            if "pass" in entry:
+                raise _not_one_kind(i)
             drawn = entry["draw"]
-            if _whole(drawn):
+            if type(drawn) is int:
                 if drawn < 1:
                     raise _bad(f"entry {i}: a draw takes at least one tile",
                                f"запись {i}: добирают хотя бы одну кость", entry=i)
@@ -220,7 +249,7 @@ def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem |
                     out.append((DRAW, seat, 1 << one, 1, False))
                     continue
                 try:
-                    items = T.parse_tiles(drawn)
+                    items = _parse(drawn)
                 except T.TileError as err:
                     bad_tile = bad_tile or Problem("bad_tile", {"seat": seat, "tile": err.token},
                                                    {"entry": i, "seat": seat, "tile": err.token})
@@ -236,6 +265,8 @@ def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem |
                 raise _bad(f"entry {i}: draw is the tiles drawn or how many",
                            f"запись {i}: «draw» — взятые кости или их число", entry=i)
         else:
+            if "pass" not in entry:
+                raise _not_one_kind(i)
             if entry["pass"] is not True:
                 raise _bad(f"entry {i}: a pass is written \"pass\": true",
                            f"запись {i}: пропуск пишется \"pass\": true", entry=i)
@@ -244,6 +275,21 @@ def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem |
         raise _bad("play must start with the lead, a move", "запись ходов начинается с захода",
                    entry=1)
     return out, bad_tile
+
+
+def _distinct_mask(text: str) -> int | None:
+    """The mask of a hand or boneyard written in common tokens, each tile once; None for
+    anything else (a comma, another spelling, a bad token, a tile twice), which takes the long
+    way through ``_parse`` for its exact error. The bits are added in C (``sum``): n distinct
+    powers of two add up to a number with n bits set, and any repeat carries and loses a bit."""
+    if "," in text:
+        return None
+    tokens = text.split()
+    try:
+        mask: int = sum(map(_BIT_OF.__getitem__, tokens))
+    except KeyError:
+        return None
+    return mask if mask.bit_count() == len(tokens) else None
 
 
 def _parse(text: str) -> list[int]:

@@ -53,7 +53,7 @@ def score_deal(rules: FivesRules, state: FivesState, d: Deal, seat_values: dict[
     elif d.result == "domino":
         assert d.finisher is not None
         winner = side_of[d.finisher]
-        base = sum(v for s, v in values.items() if s != winner)  # opponents only
+        base = sum(values.values()) - values[winner]  # opponents only
         bonus[winner] = rules.domino_bonus if rules.domino_bonus is not None \
             else bonus_of(rules, base)
     else:
@@ -61,7 +61,7 @@ def score_deal(rules: FivesRules, state: FivesState, d: Deal, seat_values: dict[
         lowest = [s for s in sides if values[s] == low]
         if len(lowest) == 1:
             winner = lowest[0]
-            base = sum(v for s, v in values.items() if s != winner)
+            base = sum(values.values()) - values[winner]
             if rules.fish_scoring == "difference":
                 base -= values[winner]
             bonus[winner] = bonus_of(rules, base)

@@ -3,10 +3,12 @@
 ``judge_play`` lays every entry on a ``FivesTable`` in order and stops at the first faulty one
 (``play_after_end``, ``not_your_turn``, ``wrong_leader``, ``tile_already_played``,
 ``duplicate_tile``, ``bad_end``, ``tile_does_not_match_end``, ``points_mismatch``, ``bad_draw``,
-``draw_mismatch``, ``must_draw``). Then it checks what the whole play says: the result, the
-boneyard, the drawn tiles, the size of each hand and, where a seat's hand is known at every draw
-and pass, that it could not have played instead (``could_play``). This loop is the fives judge's
-hot path: it works on tile indexes and bit masks and builds nothing it does not return.
+``draw_mismatch``, ``must_draw``). Then ``after`` checks what the whole play says: the result,
+the boneyard, the drawn tiles, the size of each hand and, where a seat's hand is known at every
+draw and pass, that it could not have played instead (``could_play``). This loop is the fives
+judge's hot path: it works on tile indexes and bit masks, keeps per seat what those checks need
+(the tiles laid and drawn, a ``Stop`` at each draw and pass) so that they need not walk the
+entries again, and builds nothing else it does not return.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import tiles as T
+from .after import PlayLog, Stop, check_after, check_could_play, check_result
 from .presets import FivesRules
 from .table import END_NAMES as _END_NAMES
-from .table import FITS, NO_END, FivesTable, LayError
+from .table import NO_END, FivesTable, LayError
 from .types import DRAW, MOVE, Deal, Entry, refuse
 
 
@@ -38,7 +41,13 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
     seats = rules.seats
     players = len(seats)
     table = FivesTable(rules)
-    counts = dict.fromkeys(seats, rules.hand_size)
+    # Per seat, by its index in ``seats`` (which is ``turn`` at its entries): lists, not dicts
+    # keyed by seat, because the loop reads them at every entry.
+    in_hand = [rules.hand_size] * players
+    laid = [0] * players  # the tiles each seat has laid so far
+    drew = [0] * players  # the tiles each seat has drawn so far (draws that name them)
+    side_at = [side_of[seat] for seat in seats]
+    counted = 0  # bit per seat index: the seat made a draw that only counts its tiles
     points = dict.fromkeys(rules.sides, 0)
     off = d.boneyard or 0  # tiles that the record puts in a hand or the boneyard at the end
     for mask in d.masks.values():
@@ -46,11 +55,18 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
     on_table = drawn_mask = drawn = passes = 0
     left = rules.drawable
     target = rules.target if rules.target_check == "move" else 0
+    # A move that scores nothing leaves its side's sum as it was at the side's last move, which
+    # was below the target, so only scoring moves are checked; unless a side starts the deal at
+    # the target (a state given from outside), whose first move then stops the play.
+    at_target = bool(target) and max(totals.values(), default=0) >= target
     moves: list[dict[str, Any]] = []
-    numbers_at: dict[int, int] = {}  # entry index -> the open numbers, at each draw and pass
+    # each draw and pass, for ``could_play``: what the seat's hand was then follows from these
+    stops: list[Stop] = []
     ended = ""
     reached: str | None = None
     out_seat = ""
+    names = T.NAMES
+    weight = table.weight  # the count after a move is their sum
 
     lead_seat = play[0][1]
     if d.leader is not None and lead_seat != d.leader:
@@ -68,47 +84,48 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
             raise refuse("not_your_turn", {"entry": i + 1, "seat": seat,
                                            "expected_seat": seats[turn]}, entry=i + 1, seat=seat)
         if kind == MOVE:
-            t = a
-            bit = 1 << t
-            if on_table & bit:
-                raise refuse("tile_already_played", {"entry": i + 1, "tile": T.NAMES[t]},
-                             entry=i + 1, seat=seat, tile=T.NAMES[t])
-            if off & bit:
-                raise refuse("duplicate_tile", {"tile": T.NAMES[t], "seat": seat},
-                             entry=i + 1, seat=seat, tile=T.NAMES[t])
-            if i == 0:
+            bit = 1 << a
+            if (on_table | off) & bit:
+                if on_table & bit:
+                    raise refuse("tile_already_played", {"entry": i + 1, "tile": names[a]},
+                                 entry=i + 1, seat=seat, tile=names[a])
+                raise refuse("duplicate_tile", {"tile": names[a], "seat": seat},
+                             entry=i + 1, seat=seat, tile=names[a])
+            if i:
+                try:
+                    end = table.place(a, b)
+                except LayError as err:
+                    raise refuse(err.code, {"entry": i + 1, "tile": names[a], "end": err.end,
+                                            "detail": err.detail, "detail_ru": err.detail_ru},
+                                 entry=i + 1, seat=seat, tile=names[a]) from None
+                count = weight[0] + weight[1] + weight[2] + weight[3]
+                end_name = _END_NAMES[end]
+            else:
                 if b != NO_END:
-                    raise refuse("bad_end", {"entry": 1, "tile": T.NAMES[t],
+                    raise refuse("bad_end", {"entry": 1, "tile": names[a],
                                              "detail": "the lead has no end",
                                              "detail_ru": "у захода нет конца"},
-                                 entry=1, seat=seat, tile=T.NAMES[t])
-                count = table.lead(t)
+                                 entry=1, seat=seat, tile=names[a])
+                count = table.lead(a)
                 end_name = None
-            else:
-                try:
-                    end = table.resolve(t, b)
-                except LayError as err:
-                    raise refuse(err.code, {"entry": i + 1, "tile": T.NAMES[t], "end": err.end,
-                                            "detail": err.detail, "detail_ru": err.detail_ru},
-                                 entry=i + 1, seat=seat, tile=T.NAMES[t]) from None
-                count = table.lay(t, end)
-                end_name = _END_NAMES[end]
             scored = count if count % 5 == 0 and count else 0
             if c is not None and c != scored:
-                raise refuse("points_mismatch", {"entry": i + 1, "tile": T.NAMES[t],
+                raise refuse("points_mismatch", {"entry": i + 1, "tile": names[a],
                                                  "points": c, "expected": scored},
-                             entry=i + 1, seat=seat, tile=T.NAMES[t], expected=scored)
+                             entry=i + 1, seat=seat, tile=names[a], expected=scored)
             on_table |= bit
-            side = side_of[seat]
-            if scored:
-                points[side] += scored
-            moves.append({"seat": seat, "tile": T.NAMES[t], "end": end_name,
+            laid[turn] |= bit
+            moves.append({"seat": seat, "tile": names[a], "end": end_name,
                           "count": count, "points": scored})
             passes = 0
-            counts[seat] -= 1
-            if not counts[seat]:
+            side = side_at[turn]
+            if scored:
+                points[side] += scored
+            held = in_hand[turn] - 1
+            in_hand[turn] = held
+            if not held:
                 ended, out_seat = "domino", seat
-            elif target and totals[side] + points[side] >= target:
+            elif target and (scored or at_target) and totals[side] + points[side] >= target:
                 ended, reached = "target", side
             turn = turn + 1 if turn + 1 < players else 0
         elif kind == DRAW:
@@ -118,33 +135,37 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
                                           "detail_ru": f"запись {i + 1}: взято {b}, "
                                                        f"а можно взять {left - drawn}"},
                              entry=i + 1, seat=seat)
+            stops.append((i, turn, table.numbers(), laid[turn], drew[turn]))
             if a:
                 again = a & (drawn_mask | on_table)
                 if c or again:
-                    name = T.NAMES[(again or a).bit_length() - 1]
+                    name = names[(again or a).bit_length() - 1]
                     raise refuse("draw_mismatch", {"tile": name, "seat": seat,
                                                    "detail": "drawn twice, or already on the "
                                                              "table",
                                                    "detail_ru": "взята дважды или уже на столе"},
                                  entry=i + 1, seat=seat, tile=name)
                 drawn_mask |= a
+                drew[turn] |= a
+            else:
+                counted |= 1 << turn
             drawn += b
-            counts[seat] += b
-            numbers_at[i] = table.numbers()
+            in_hand[turn] += b
         else:
             if drawn < left:
                 raise refuse("must_draw", {"entry": i + 1, "seat": seat, "left": left - drawn},
                              entry=i + 1, seat=seat)
-            numbers_at[i] = table.numbers()
+            stops.append((i, turn, table.numbers(), laid[turn], drew[turn]))
             passes += 1
             if passes == players:
                 ended = "fish"
             turn = turn + 1 if turn + 1 < players else 0
 
-    _check_result(d, ended, out_seat, rules.target)
-    _check_after(rules, d, play, counts, drawn, drawn_mask)
-    if numbers_at:
-        _check_could_play(rules, d, play, numbers_at, ended == "domino")
+    check_result(d, ended, out_seat, rules.target)
+    log = PlayLog(in_hand, laid, drew, counted, on_table, drawn, drawn_mask, stops)
+    check_after(rules, d, play, log)
+    if stops:
+        check_could_play(rules, d, log, ended == "domino")
     return Played(moves, points, lead_seat, reached)
 
 
@@ -153,110 +174,3 @@ _ENDED = {
     "fish": {"detail": "every seat passed (a fish)", "detail_ru": "все пропустили ход (рыба)"},
     "target": {"detail": "a side reached the target", "detail_ru": "сторона уже набрала цель"},
 }
-
-
-def _check_result(d: Deal, ended: str, out_seat: str, target: int) -> None:
-    if d.result == "domino":
-        if ended != "domino" or (d.by is not None and d.by != out_seat):
-            seat = d.finisher
-            raise refuse("finisher_has_tiles", {"seat": seat}, seat=seat)
-    elif d.result == "fish":
-        if ended != "fish":
-            raise refuse("not_blocked", {"detail": "the play does not end with every seat passing",
-                                         "detail_ru": "запись ходов не кончается пропусками "
-                                                      "всех игроков"})
-    elif ended != "target":
-        raise refuse("target_not_reached", {"target": target})
-
-
-def _check_after(rules: FivesRules, d: Deal, play: list[Entry], counts: dict[str, int],
-                 drawn: int, drawn_mask: int) -> None:
-    """The boneyard, the drawn tiles and each hand's size against what the play leaves."""
-    masks = d.masks
-    if d.boneyard is not None:
-        undrawn = rules.boneyard_size - drawn
-        if d.boneyard.bit_count() != undrawn:
-            raise refuse("bad_draw", {"detail": f"the boneyard lists {d.boneyard.bit_count()} "
-                                                f"tiles, the draws leave {undrawn}",
-                                      "detail_ru": f"в базаре записано "
-                                                   f"{d.boneyard.bit_count()}, а после добора "
-                                                   f"остаётся {undrawn}"})
-    if drawn_mask:
-        laid_by = {e[2]: e[1] for e in play if e[0] == MOVE}
-        held_by = {t: seat for seat, mask in masks.items() for t in _bits(mask & drawn_mask)}
-        in_boneyard = d.boneyard or 0
-        for kind, seat, mask, _, _ in play:
-            if kind != DRAW or not mask:
-                continue
-            own = masks.get(seat, 0 if seat == d.finisher else -1)
-            for t in _bits(mask):
-                layer = laid_by.get(t)
-                holder = held_by.get(t, seat)
-                wrong = (layer is not None and layer != seat) or holder != seat \
-                    or in_boneyard >> t & 1 or (layer is None and own >= 0 and not own >> t & 1)
-                if wrong:
-                    raise refuse("draw_mismatch", {"tile": T.NAMES[t], "seat": seat,
-                                                   "detail": "it is laid by another seat, held "
-                                                             "by another, or not in the hand",
-                                                   "detail_ru": "её выставил другой, она у "
-                                                                "другого или её нет на руке"},
-                                 seat=seat, tile=T.NAMES[t])
-    for seat in rules.seats:
-        if seat in masks:
-            count, expected = masks[seat].bit_count(), counts[seat]
-            if count != expected:
-                code = "hand_too_large" if count > expected else "hand_too_small"
-                raise refuse(code, {"seat": seat, "count": count, "limit": expected,
-                                    "expected": expected}, seat=seat, expected=expected)
-    for seat, pips in d.pips.items():
-        if seat not in masks:
-            limit = T.max_pips(counts[seat])
-            if pips > limit:
-                raise refuse("pips_out_of_range", {"seat": seat, "pips": pips, "limit": limit},
-                             seat=seat)
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _check_could_play(rules: FivesRules, d: Deal, play: list[Entry],
-                      numbers_at: dict[int, int], out: bool) -> None:
-    """A seat drew or passed while it held a tile that fitted (where its hand is known)."""
-    hands: dict[str, int] = {}
-    for seat in rules.seats:
-        if seat in d.masks:
-            hands[seat] = d.masks[seat]
-        elif out and seat == d.finisher:
-            hands[seat] = 0
-    for kind, seat, mask, _, _ in play:
-        if kind == DRAW and not mask:
-            hands.pop(seat, None)  # a counted draw hides which tiles the seat held
-    if not hands:
-        return
-    found: tuple[int, str, int] | None = None
-    for i in range(len(play) - 1, -1, -1):
-        kind, seat, a, _, _ = play[i]
-        hand = hands.get(seat)
-        if hand is None:
-            continue
-        if kind == MOVE:
-            hands[seat] = hand | 1 << a
-            continue
-        if kind == DRAW:
-            hand &= ~a
-            hands[seat] = hand
-        fit = hand & FITS[numbers_at[i]]
-        if fit:
-            found = (i, seat, fit)
-    if found is not None:
-        i, seat, fit = found
-        name = T.NAMES[fit.bit_length() - 1]
-        raise refuse("could_play", {"entry": i + 1, "seat": seat, "tile": name},
-                     entry=i + 1, seat=seat, tile=name)
-

@@ -36,6 +36,9 @@ def _fits(numbers: int) -> int:
 
 
 FITS: tuple[int, ...] = tuple(_fits(numbers) for numbers in range(1 << (T.MAX_PIP + 1)))
+#: ``1 << n`` per number an end shows, and 0 last, for a closed end's -1 (``numbers``)
+_BIT: tuple[int, ...] = tuple(1 << n for n in range(T.MAX_PIP + 1)) + (0,)
+_TILES, _NUMBERS = T.TILES, T.NUMBERS
 
 
 class LayError(ValueError):
@@ -101,11 +104,10 @@ class FivesTable:
 
     def numbers(self) -> int:
         """Bit mask of the numbers the open ends show."""
-        out = 0
-        for n in self.show:
-            if n >= 0:
-                out |= 1 << n
-        return out
+        show = self.show
+        # a closed end shows -1, which reads the last entry of _BIT, 0 (the judge asks this at
+        # every draw and pass: four look-ups, no loop)
+        return _BIT[show[0]] | _BIT[show[1]] | _BIT[show[2]] | _BIT[show[3]]
 
     def legal_ends(self, tile: int) -> list[str]:
         """The ends ``tile`` may be laid on now (every end for the lead: ``[]`` means any)."""
@@ -142,7 +144,7 @@ class FivesTable:
     # ------------------------------------------------------------ moves
     def lead(self, tile: int) -> int:
         """The first move: L shows the higher half, R the lower (section 18, rule 1). Returns
-        the count (``lay`` and ``lead`` return only the count: they are the judge's hot path)."""
+        the count (only the count: this and ``place`` are the judge's hot path)."""
         a, b = T.TILES[tile]
         self._lead = tile
         self.moves = 1
@@ -158,15 +160,41 @@ class FivesTable:
         return a + b
 
     def lay(self, tile: int, end: int) -> int:
-        """Lay ``tile`` on end index ``end`` (already resolved): the end shows its other half."""
-        a, b = T.TILES[tile]
-        show, weight = self.show, self.weight
+        """Lay ``tile`` on end index ``end``: the end shows its other half. Returns the count."""
+        self.place(tile, end)
+        w = self.weight
+        return w[0] + w[1] + w[2] + w[3]
+
+    def place(self, tile: int, code: int) -> int:
+        """``resolve`` and lay in one call: ``tile`` on the end the record's ``end`` code names
+        (``NO_END``: the one end it fits). Returns the end's index; the count is then the sum
+        of ``weight``. Raises ``LayError``, the table unchanged. This is the judge's one call
+        per move, so the legal cases are found here and only a faulty move goes through
+        ``resolve``, for its error."""
+        show = self.show
+        shows = _NUMBERS[tile]
+        end = code
+        if code < 0:
+            for e in range(4):
+                n = show[e]
+                if n >= 0 and shows >> n & 1:
+                    if end >= 0:
+                        end = BAD_END  # fits more than one end
+                        break
+                    end = e
+            if end < 0 or end == BAD_END:
+                end = self.resolve(tile, code)
+        elif code == BAD_END or show[code] < 0 or not shows >> show[code] & 1:
+            end = self.resolve(tile, code)
+        a, b = _TILES[tile]
         other = b if a == show[end] else a
         show[end] = other
-        weight[end] = other + other if a == b else other
+        self.weight[end] = other + other if a == b else other
         self.moves += 1
         spin = self._spin
-        if spin == _AT_END:
+        if spin == _DONE:  # no spinner, or its arms are open: the common case first
+            pass
+        elif spin == _AT_END:
             if end == self._spin_end:
                 self._open_arms()
         elif spin == _AT_LEAD:
@@ -174,9 +202,9 @@ class FivesTable:
                 self._covered |= 1 << end
                 if self._covered == 3:
                     self._open_arms()
-        elif spin == _NOT_YET and a == b:
+        elif a == b:  # _NOT_YET: the first double is the spinner
             self._spin, self._spin_end, self._spin_num = _AT_END, end, a
-        return weight[0] + weight[1] + weight[2] + weight[3]
+        return end
 
     def _open_arms(self) -> None:
         # Both long sides covered: U and D open on the spinner's number (section 18, rule 3).
@@ -194,5 +222,5 @@ class FivesTable:
                 raise LayError("bad_end", "the lead has no end", "у захода нет конца", end)
             return _laid(tile, None, self.lead(tile))
         code = NO_END if end is None else END_INDEX.get(end, BAD_END)
-        index = self.resolve(tile, code)
-        return _laid(tile, END_NAMES[index], self.lay(tile, index))
+        index = self.place(tile, code)
+        return _laid(tile, END_NAMES[index], self.count)
