@@ -86,7 +86,8 @@ def plan_round(round_: Round) -> Plan:
     seed = tournament.pk * 1000 + number
     swiss_options = SwissOptions(
         round_number=number, first_round=tournament.first_round,
-        avoid_same_club_until=tournament.avoid_same_club_until, random_seed=seed,
+        clubs="strict" if number <= tournament.avoid_same_club_until else "off",
+        random_seed=seed,
         ids_excluded=frozenset(locked),
     )  # fmt: skip
     result: RoundPairing
