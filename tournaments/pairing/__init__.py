@@ -11,8 +11,12 @@ transaction.
     teams(teams, options)                   team against team, pair against pair
 
 Every table and bye carries flags (see ``types.FLAGS``) that the organiser's page explains.
-Swiss and the individual format are maximum-weight matchings (``matching``) with the pairing rules
-as tiers of one integer weight; their module docstrings say which rule outranks which.
+Each algorithm's module docstring states its objective exactly: the rules as tiers, each strictly
+outranking all below it. Swiss (``swiss``, encoded by ``swiss_solver``) reaches the exact optimum
+by maximum-weight matchings (``matching``) solved in stages, proved optimal by ``bounds`` where
+a large field is paired on a pruned graph; the individual format (``individual``, costed by
+``seating``) tries every seating of up to twelve players and otherwise improves a matching-built
+seating by ``local_search``.
 """
 
 from .individual import individual
