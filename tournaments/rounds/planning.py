@@ -86,8 +86,7 @@ def plan_round(round_: Round) -> Plan:
     seed = tournament.pk * 1000 + number
     swiss_options = SwissOptions(
         round_number=number, first_round=tournament.first_round,
-        clubs="strict" if number <= tournament.avoid_same_club_until else "off",
-        random_seed=seed,
+        clubs=tournament.club_mode(number), random_seed=seed,
         ids_excluded=frozenset(locked),
     )  # fmt: skip
     result: RoundPairing
@@ -119,7 +118,9 @@ def plan_round(round_: Round) -> Plan:
             _require(len(competitors) >= 4, _("At least four players are needed."))
             result = _call(
                 algorithms.individual, competitors,
-                IndividualOptions(round_number=number, random_seed=seed),
+                IndividualOptions(round_number=number, random_seed=seed,
+                                  federation=tournament.individual_federation,
+                                  last_round=number == tournament.rounds),
             )  # fmt: skip
         elif tournament.system == Tournament.System.ROUND_ROBIN:
             _require(len(competitors) >= 2, _("At least two entries are needed."))
