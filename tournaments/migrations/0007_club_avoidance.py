@@ -37,8 +37,8 @@ class Migration(migrations.Migration):
             field=models.CharField(
                 choices=[
                     ("off", "not avoided"),
-                    ("among_equals", "avoided where it costs no score difference"),
-                    ("strict", "avoided before score (strict)"),
+                    ("among_equals", "avoided among equals"),
+                    ("strict", "avoided strictly"),
                 ],
                 default="among_equals",
                 help_text="Among equals: two entries of one club meet only where every other "

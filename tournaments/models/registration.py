@@ -118,8 +118,8 @@ class Tournament(models.Model):
         """How the Swiss pairing treats two entries of one club (``pairing.swiss``)."""
 
         OFF = "off", _("not avoided")
-        AMONG_EQUALS = "among_equals", _("avoided where it costs no score difference")
-        STRICT = "strict", _("avoided before score (strict)")
+        AMONG_EQUALS = "among_equals", _("avoided among equals")
+        STRICT = "strict", _("avoided strictly")
 
     name = models.CharField(_("name"), max_length=200, validators=[validate_name])
     start_date = models.DateField(_("start date"), null=True, blank=True)

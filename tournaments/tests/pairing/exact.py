@@ -20,6 +20,8 @@ from tournaments.pairing import Competitor, RoundPairing
 from tournaments.tests.pairing.blossom import max_weight_matching
 
 BRUTE_FORCE_LIMIT = 12
+#: sides of a cut up to this size get an exact largest matching in ``lower_bound``
+LOWER_BOUND_SIDE_LIMIT = 80
 
 
 @dataclass(frozen=True, order=True)
@@ -145,6 +147,56 @@ def blossom_optimum(round_: Problem) -> Value:
     _, chosen = _solve(round_, {k: full(k) for k in allowed})
     bye = next((i for i, j in chosen if j == n), None)
     return round_.value([(i, j) for i, j in chosen if j != n], bye)
+
+
+def lower_bound(round_: Problem) -> tuple[Fraction, Fraction]:
+    """(worst, total) that no pairing without rematches and with the bye at the lowest eligible
+    entry can beat. A table crossing the cut between two score levels spans their gap; at least
+    |side| − 2ν(side) tables cross it, ν being the largest rematch-free matching inside one side
+    (our blossom; sides too large for it get the parity |side| mod 2)."""
+    n = round_.n
+    bye = next((i for i, cost in round_.bye_cost.items() if cost == 0), None)
+    players = [i for i in range(n) if i != bye]
+    score = [Fraction(round_.entries[i].score) for i in players]
+    entries = round_.entries
+
+    def allowed(x: int, y: int) -> bool:  # positions in ``players``
+        a, b = entries[players[x]], entries[players[y]]
+        return b.id not in a.opponents and a.id not in b.opponents
+
+    def nearest(x: int, candidates: range) -> Fraction | None:
+        best: Fraction | None = None
+        for y in candidates:
+            gap = abs(score[x] - score[y])
+            if best is not None and gap >= best:
+                break
+            if y != x and allowed(x, y):
+                best = gap
+        return best
+
+    worst, total = Fraction(0), Fraction(0)
+    count = len(players)
+    for x in range(count):  # each entry's nearest allowed opponent, looking both ways
+        found = [g for g in (nearest(x, range(x - 1, -1, -1)), nearest(x, range(x + 1, count)))
+                 if g is not None]  # fmt: skip
+        worst = max(worst, min(found, default=Fraction(0)))
+    for k in range(1, count):
+        if score[k] == score[k - 1]:
+            continue
+        crossing = 0
+        for side in (range(k), range(k, count)):
+            if len(side) > LOWER_BOUND_SIDE_LIMIT:
+                crossing = max(crossing, len(side) % 2)
+                continue
+            edges = [(a - side[0], b - side[0], 1) for a in side for b in side
+                     if a < b and allowed(a, b)]  # fmt: skip
+            crossing = max(crossing, sum(m == -1 for m in max_weight_matching(len(side), edges)))
+        if crossing:
+            total += (score[k - 1] - score[k]) * crossing
+            shortest = min(g for g in (nearest(x, range(k, count)) for x in range(k - 1, -1, -1))
+                           if g is not None)  # fmt: skip
+            worst = max(worst, shortest)
+    return worst, total
 
 
 def optimum(entries: Sequence[Competitor], clubs: str = "among_equals") -> Value:

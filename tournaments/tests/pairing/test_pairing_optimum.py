@@ -18,7 +18,13 @@ from hypothesis import strategies as st
 from tournaments.pairing import Competitor, SwissOptions, swiss
 from tournaments.pairing.bounds import score_bounds
 from tournaments.pairing.simulate import field, play_round
-from tournaments.tests.pairing.exact import Problem, blossom_optimum, brute_force, optimum
+from tournaments.tests.pairing.exact import (
+    Problem,
+    blossom_optimum,
+    brute_force,
+    lower_bound,
+    optimum,
+)
 from tournaments.tests.pairing.test_pairing_swiss import histories
 
 solver = importlib.import_module("tournaments.pairing.swiss_solver")
@@ -176,3 +182,5 @@ def test_the_lower_bounds_never_exceed_the_optimum(case: tuple[list[Competitor],
                           lambda i, j: not problem.table(i, j)[0])  # fmt: skip
     assert bounds.worst <= best.worst * 2
     assert bounds.total <= best.total * 2
+    worst, total = lower_bound(problem)
+    assert worst <= best.worst and total <= best.total
