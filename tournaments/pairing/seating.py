@@ -38,8 +38,7 @@ from .matching import Tiers, max_weight_matching
 from .seats import EW, MAX_SEAT_COST, NS, seat_cost
 from .types import Competitor
 
-#: fields up to this many players go straight to the complete graphs, and their local search
-#: tries every pair of tables
+#: fields up to this many players go straight to the complete graphs
 FULL_GRAPH_LIMIT = 200
 #: pruned graphs: each player's candidates within this many places either side
 PRUNED_WIDTHS = (8, 32)
@@ -54,9 +53,6 @@ FOURS_REMEMBERED = 200_000
 EXACT_LIMIT = 12
 #: fields up to this many players try every pair of tables in the local search
 EVERY_PAIR_LIMIT = 48
-
-#: the three ways to pair four players (positions in the sorted four): 1+3 v 2+4 first
-SPLITS = (((0, 2), (1, 3)), ((0, 3), (1, 2)), ((0, 1), (2, 3)))
 
 
 class Costs:
@@ -194,10 +190,6 @@ class Costs:
     def defective(self, cost: int) -> bool:
         """Whether a table of this cost leaves anything to improve above the seats."""
         return cost >= self.tiers.multipliers[self.spread_tier]
-
-    def spread(self, seating: Seating) -> int:
-        players = (*seating[0], *seating[1])
-        return max(self.units[p] for p in players) - min(self.units[p] for p in players)
 
 
 def _winners(seated: Sequence[Competitor]) -> list[bool]:
