@@ -77,7 +77,8 @@ def test_a_match_of_400000_deals_is_refused_on_every_path(world) -> None:
     answer = page.post("/manage/new/", {
         "name": "Длинный", "rules_preset": "sport", "rules_options": '{"deals": 400000}',
         "format": "pairs", "system": "swiss", "rounds": 5, "points_win": 2, "points_draw": 1,
-        "points_loss": 0, "bye_result": "win", "avoid_same_club_until": 0, "first_round": "seed",
+        "points_loss": 0, "bye_result": "win", "club_avoidance": "among_equals",
+        "club_strict_until": 0, "first_round": "seed",
     })  # fmt: skip
     assert answer.status_code == 400 and "400000" in answer.content.decode()
     assert not Tournament.objects.filter(name="Длинный").exists()
@@ -210,7 +211,8 @@ def test_deep_json_in_the_pages_textareas_is_a_form_error(world) -> None:
     answer = page.post(f"/manage/{tournament.pk}/setup/", {
         "name": "Кубок", "rules_preset": "sport", "rules_options": DEEP, "format": "pairs",
         "system": "swiss", "rounds": 3, "points_win": 2, "points_draw": 1, "points_loss": 0,
-        "bye_result": "win", "avoid_same_club_until": 0, "first_round": "seed",
+        "bye_result": "win", "club_avoidance": "among_equals", "club_strict_until": 0,
+        "first_round": "seed",
     })  # fmt: skip
     assert answer.status_code == 400
     assert "32" in answer.content.decode()

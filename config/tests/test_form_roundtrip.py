@@ -63,8 +63,9 @@ def world(db: Any) -> dict[str, Any]:
         end_date=datetime.date(2026, 5, 27), venue="Зал «Север», Москва", rules_preset="sport",
         rules_options={"deals": 12, "bonus_on_fish": True}, format="pairs", system="swiss",
         rounds=5, status="running", public=True, points_win=3, points_draw=1, points_loss=0,
-        tie_breaks=["difference", "buchholz"], bye_result="draw", avoid_same_club_until=2,
-        first_round="lot", yellow_card_points=5, red_card_points=30,
+        tie_breaks=["difference", "buchholz"], bye_result="draw", club_avoidance="strict",
+        club_strict_until=2, individual_federation=True, first_round="lot",
+        yellow_card_points=5, red_card_points=30,
     )  # fmt: skip
     t.organisers.add(org)
     t.chief_referees.add(chief)  # chief referees judge the tournaments they are appointed to

@@ -5,6 +5,7 @@ describes every key."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from scoring.models import Match, MatchVersion
 from tournaments.models import (
@@ -47,8 +48,9 @@ SPECS: dict[str, dict[str, str]] = {
         "name": STR, "start_date": DATE, "end_date": DATE, "venue": STR, "rules_preset": STR,
         "rules_options": JSON, "format": STR, "system": STR, "rounds": INT, "status": STR,
         "public": BOOL, "points_win": INT, "points_draw": INT, "points_loss": INT,
-        "tie_breaks": JSON, "bye_result": STR, "avoid_same_club_until": INT,
-        "first_round": STR, "yellow_card_points": INT, "red_card_points": INT,
+        "tie_breaks": JSON, "bye_result": STR, "club_avoidance": STR, "club_strict_until": INT,
+        "individual_federation": BOOL, "first_round": STR, "yellow_card_points": INT,
+        "red_card_points": INT,
         "created_at": DATETIME,
     },
     "clubs": {"name": STR, "city": STR},
@@ -114,6 +116,7 @@ CHOICES: dict[tuple[str, str], Iterable[str]] = {
     ("tournament", "status"): Tournament.Status.values,
     ("tournament", "bye_result"): Tournament.ByeResult.values,
     ("tournament", "first_round"): Tournament.FirstRound.values,
+    ("tournament", "club_avoidance"): Tournament.ClubAvoidance.values,
     ("entries", "status"): Entry.Status.values,
     ("rounds", "status"): Round.Status.values,
     ("places", "side"): PairingEntry.Side.values,
@@ -122,6 +125,20 @@ CHOICES: dict[tuple[str, str], Iterable[str]] = {
     ("sanctions", "kind"): Sanction.Kind.values,
     ("standings", "scope"): Standing.Scope.values,
 }
+
+
+def upgrade_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """The tournament settings of an archive written before the club avoidance modes: the old
+    ``avoid_same_club_until`` K (same-club opponents avoided before score in rounds 1…K, never
+    after; 0: never) is strict up to round K and off afterwards, as migration 0007 maps it; and
+    no federation seating."""
+    if "avoid_same_club_until" not in settings or "club_avoidance" in settings:
+        return settings
+    upgraded = {key: value for key, value in settings.items() if key != "avoid_same_club_until"}
+    upgraded.update(club_avoidance=Tournament.ClubAvoidance.OFF.value,
+                    club_strict_until=settings["avoid_same_club_until"])  # fmt: skip
+    upgraded.setdefault("individual_federation", False)
+    return upgraded
 
 
 def column(name: str, kind: str) -> str:

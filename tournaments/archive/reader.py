@@ -44,6 +44,7 @@ from tournaments.archive.format import (
     UUID,
     VERSION,
     ref,
+    upgrade_settings,
 )
 from tournaments.archive.protocols import (
     check_finished_rounds,
@@ -207,6 +208,8 @@ def read_archive(data: Any) -> Plan:
     else:
         plan.exported_at = reader.value(data["exported_at"], DATETIME, "exported_at")
     settings = data["tournament"]
+    if isinstance(settings, Mapping):  # an archive from before the club avoidance modes
+        settings = upgrade_settings(dict(settings))
     plan.tournament = reader.row(settings, "tournament", "tournament")
     refusals = {"organisers": _("Organisers must be a list of usernames."),
                 "chief_referees": _("Chief referees must be a list of usernames.")}

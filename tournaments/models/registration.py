@@ -121,6 +121,13 @@ class Tournament(models.Model):
         SEED = "seed", _("by seed (top half against bottom half)")
         LOT = "lot", _("by lot")
 
+    class ClubAvoidance(models.TextChoices):
+        """How the Swiss pairing treats two entries of one club (``pairing.swiss``)."""
+
+        OFF = "off", _("not avoided")
+        AMONG_EQUALS = "among_equals", _("avoided among equals")
+        STRICT = "strict", _("avoided strictly")
+
     name = models.CharField(_("name"), max_length=200, validators=[validate_name])
     start_date = models.DateField(_("start date"), null=True, blank=True)
     end_date = models.DateField(_("end date"), null=True, blank=True)
@@ -146,13 +153,26 @@ class Tournament(models.Model):
     bye_result = models.CharField(
         _("a bye counts as"), max_length=10, choices=ByeResult.choices, default=ByeResult.WIN
     )
-    avoid_same_club_until = models.PositiveSmallIntegerField(
-        _("avoid same-club opponents up to round"), default=0,
-        help_text=_("0: never avoided."),
+    club_avoidance = models.CharField(
+        _("same-club opponents"), max_length=20, choices=ClubAvoidance.choices,
+        default=ClubAvoidance.AMONG_EQUALS,
+        help_text=_("Among equals: two entries of one club meet only where every other pairing "
+                    "has a larger score difference. Strict: they meet only where every other "
+                    "pairing needs a rematch, even if the score groups suffer for it."),
+    )  # fmt: skip
+    club_strict_until = models.PositiveSmallIntegerField(
+        _("strict club avoidance up to round"), default=0,
+        help_text=_("Rounds 1 to this one avoid same-club opponents strictly, the later ones as "
+                    "chosen above; 0: none."),
     )  # fmt: skip
     first_round = models.CharField(
         _("round 1"), max_length=10, choices=FirstRound.choices, default=FirstRound.SEED
     )
+    individual_federation = models.BooleanField(
+        _("federation seating (individual format)"), default=False,
+        help_text=_("Round 2 keeps round 1's winning partners apart; the last round seats 1+3 "
+                    "against 2+4 in blocks of four of the standings."),
+    )  # fmt: skip
     yellow_card_points = models.PositiveSmallIntegerField(
         _("points deducted for a yellow card"), default=0,
         help_text=_("Points recorded, taken off the offender's total in the standings."),
@@ -215,6 +235,12 @@ class Tournament(models.Model):
     def tie_break_labels(self) -> list[str]:
         """The order in words of the current language (the pages show these, not the ids)."""
         return [str(TIE_BREAKS.get(name, name)) for name in self.tie_break_order()]
+
+    def club_mode(self, round_number: int) -> str:
+        """The club avoidance of one round: strict up to ``club_strict_until``, then the mode."""
+        if round_number <= self.club_strict_until:
+            return self.ClubAvoidance.STRICT.value
+        return str(self.club_avoidance)
 
     def match_points(self, result: str) -> int:
         """Match points for "win", "draw" or "loss"."""

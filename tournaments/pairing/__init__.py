@@ -12,10 +12,13 @@ transaction.
     teams(teams, options)                   team against team, pair against pair
 
 Every table and bye carries flags (see ``types.FLAGS``) that the organiser's page explains.
-Swiss and the individual format are maximum-weight matchings (``matching``) with the pairing rules
-as tiers of one integer weight; their module docstrings say which rule outranks which. The
-free-for-all seats three or four players at a table by a local search (``seating``) whose order of
-rules ``free_for_all``'s docstring gives.
+Each algorithm's module docstring states its objective exactly: the rules as tiers, each strictly
+outranking all below it. Swiss (``swiss``, encoded by ``swiss_solver``) reaches the exact optimum
+by maximum-weight matchings (``matching``) solved in stages, proved optimal by ``bounds`` where
+a large field is paired on a pruned graph; the individual format (``individual``, costed by
+``seating``) tries every seating of up to twelve players and otherwise improves a matching-built
+seating by ``local_search``. The free-for-all (``free_for_all``) seats three or four players at a
+table by a local search (``free_for_all_search``) whose order of rules its docstring gives.
 """
 
 from .free_for_all import free_for_all

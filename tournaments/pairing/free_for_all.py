@@ -19,9 +19,10 @@ A seating is judged lexicographically, most important first:
 
 Players are put in pairing order (round 1: seeds then ranks, or by lot with ``random_seed``; later:
 standings) and seated in the natural blocks, which cost no blocks and, the order being by score,
-the least spread; round 1 stays so, since nobody has met. A local search (``seating``) then changes
-the seating while a change improves the judgement, the best change of a pair of tables first: a
-swap of two players, or a move from a table of four to a table of three (the two trade sizes).
+the least spread; round 1 stays so, since nobody has met. A local search
+(``free_for_all_search``) then changes the seating while a change improves the judgement, the best
+change of a pair of tables first: a swap of two players, or a move from a table of four to a table
+of three (the two trade sizes).
 Players of one score group swap at no spread cost, so repeats are undone within score groups where
 they can be. A pair of tables is looked at again only after one of them changed, so the descent
 ends at a seating no single change improves. Fields of up to ``FULL_WINDOW_TABLES`` tables try
@@ -36,9 +37,9 @@ seen is the result. Fields of up to ``SPREAD_KICK_TABLES`` tables also kick to l
 when no repeat is left. The kicks are drawn from a generator seeded by ``random_seed`` and the
 round, so the same input gives the same seating, and they are bounded: ``KICKS_PER_TABLE`` a
 table, at most ``MAX_KICKS`` and ``MAX_KICK_LOOKS`` pairs of tables looked at (the constants are
-``seating``'s). Local search proves nothing, but checked against every seating of 1,400 random
-histories of 6 to 12 players (``bench/pairing_bench.py --free-for-all``) it found the best one
-each time. A large field whose players have met everyone within ``WINDOW`` tables may keep
+``free_for_all_search``'s). Local search proves nothing, but checked against every seating of
+1,400 random histories of 6 to 12 players (``bench/pairing_bench.py --free-for-all``) it found the
+best one each time. A large field whose players have met everyone within ``WINDOW`` tables may keep
 repeats that changes between distant tables would have undone.
 
 Within a table the best-ranked player sits N, then E, S, W; tables are numbered from
@@ -51,7 +52,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .seating import seat
+from .free_for_all_search import seat
 from .types import Bye, Competitor, FreeForAllOptions, RoundPairing, Table
 
 

@@ -1,39 +1,38 @@
 """The individual format with rotating partners: four players to a table, partners drawn each round.
 
-Players are ranked by standings (round 1: by seed or by lot) and seated in blocks of four as
-federation events do: in each block 1+3 play 2+4. Two matchings settle it:
+Players are ranked by standings (round 1: by seed or by lot). One to three left-over players sit
+out with a bye: the fewest byes first, the lowest ranked among them. The others are seated by
+``seating``, which chooses partners and opponents together. Among all seatings of the round the
+one sought is the best by these tiers, each strictly outranking everything below it:
 
-1. Partnerships. Every two players may partner, costed in tiers: a repeated partnership (only in
-   the last-resort graph; otherwise a missing edge), then the distance from the block ideal (1 with
-   3, 2 with 4) plus the seat cost of partners due different sides. A perfect matching without
-   repeated partners exists exactly when the partners can all be new, so the matcher finds one
-   whenever there is one.
-2. Tables. Partnerships are paired, costed by repeated opponents first, then by how far apart the
-   partnerships stand (which brings 1+3 against 2+4 when nothing is in the way) plus the seat cost
-   of the better seating.
+    1. partners     the fewest repeated partnerships (none whenever that is possible)
+    2. winners      with the federation's practice, in round 2: round 1's winning partners do
+                    not face each other
+    3. block        with the federation's practice, in the last round: 1+3 against 2+4 within
+                    blocks of four of the standings
+    4. seat cap     nobody's NS and EW counts more than two apart
+    5. opponents    the fewest pairs of opponents who were opponents before
+    6. spread       the smallest sum over tables of the score spread (highest match points minus
+                    lowest at the table)
+    7. seats        NS/EW imbalance, or a repeated seat, that the better seating still leaves
+    8. order        tables close to blocks of four of the standings seated 1+3 against 2+4 (so
+                    round 1 by seed seats exactly that)
 
-Seats and rank distance share a tier on purpose: a repeated seat weighs as much as moving a
-partner ``SEAT_WEIGHT`` places away, so seats stay balanced without scattering the blocks.
-
-One to three left-over players sit out with a bye: the fewest byes first, the lowest ranked among
-them. Pure: no database.
+Up to 12 players every seating is tried: all tiers are exact. Larger fields: tier 1 is exact
+(a matching), tiers 2–8 are reached by local search from a good start, which stops only when no
+re-seating of any two tables improves them and random re-seatings no longer help. Pure: no
+database.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
-from .matching import Tiers, max_weight_matching
-from .seats import EW, MAX_SEAT_COST, NS, first_takes_ns, repeats_seat, seat_cost
+from .seating import Costs, Seating, seat
+from .seats import EW, NS, first_takes_ns, repeats_seat, seat_cost
+from .swiss import score_units
 from .types import Bye, Competitor, IndividualOptions, RoundPairing, Table
-
-#: fields up to this many players go straight to the complete graphs
-FULL_GRAPH_LIMIT = 200
-#: pruned graphs: each player's candidates within this many places either side
-PRUNED_WIDTHS = (8, 32)
-ORDER_CAP = 256
-SEAT_WEIGHT = 6
 
 
 def individual(players: Sequence[Competitor], options: IndividualOptions) -> RoundPairing:
@@ -41,14 +40,18 @@ def individual(players: Sequence[Competitor], options: IndividualOptions) -> Rou
     order, lead_flag = _pairing_order(players, options)
     sitting_out = _bye_players(order)
     seated = [p for i, p in enumerate(order) if i not in sitting_out]
-    notes: list[str] = []
-    partnerships, partners_note = _partnerships(seated)
-    if partners_note:
-        notes.append(partners_note)
-    matches = _tables(seated, partnerships)
+    federation = options.federation and options.round_number > 1
+    costs = Costs(
+        seated, score_units([p.score for p in seated]),
+        winners_apart=federation and options.round_number == 2,
+        blocks=federation and options.last_round,
+    )  # fmt: skip
+    seating, note = seat(costs, options.random_seed)
+    notes: list[str] = [note] if note else []
+    seating.sort(key=lambda t: min(*t[0], *t[1]))  # the leaders' table first
     tables = [
-        _table(seated, first, second, options.first_table + index, index, lead_flag, notes)
-        for index, (first, second) in enumerate(matches)
+        _table(seated, costs, one, options.first_table + index, index, lead_flag, notes)
+        for index, one in enumerate(seating)
     ]
     byes = tuple(Bye(order[i].id) for i in sorted(sitting_out))
     for i in sorted(sitting_out):
@@ -82,93 +85,18 @@ def _bye_players(order: list[Competitor]) -> set[int]:
     return set(by_claim[:left_over])
 
 
-def _partnerships(seated: list[Competitor]) -> tuple[list[tuple[int, int]], str]:
-    n = len(seated)
-    if n == 0:
-        return [], ""
-    if n > FULL_GRAPH_LIMIT:
-        for width in PRUNED_WIDTHS:
-            pairs = ((i, j) for i in range(n) for j in range(i + 1, min(n, i + width + 1)))
-            mates = max_weight_matching(n, _partner_edges(seated, pairs, repeats=False))
-            if len(mates) == n:
-                return _pairs_of(mates), ""
-    pairs = ((i, j) for i in range(n) for j in range(i + 1, n))
-    mates = max_weight_matching(n, _partner_edges(seated, pairs, repeats=True))
-    note = "" if n <= FULL_GRAPH_LIMIT else "the pruned partner graphs had no complete pairing"
-    return _pairs_of(mates), note
-
-
-def _partner_edges(
-    seated: list[Competitor], pairs: Iterable[tuple[int, int]], repeats: bool
-) -> list[tuple[int, int, int]]:
-    tiers = Tiers((1, 2 * ORDER_CAP + SEAT_WEIGHT * 2 * MAX_SEAT_COST), len(seated) // 2)
-    m_repeat, m_order = tiers.multipliers
-    own = [min(seat_cost(p, NS), seat_cost(p, EW)) for p in seated]
-    edges: list[tuple[int, int, int]] = []
-    for i, j in pairs:
-        a, b = seated[i], seated[j]
-        penalty = 0
-        if b.id in a.partners or a.id in b.partners:
-            if not repeats:
-                continue
-            penalty += m_repeat
-        # the block ideal: 1 with 3 and 2 with 4, i.e. the index with bit 1 flipped
-        order = min(abs(j - (i ^ 2)) + abs(i - (j ^ 2)), 2 * ORDER_CAP)
-        # partners sit on one side: what that costs beyond each one's own better side
-        together = min(seat_cost(a, NS) + seat_cost(b, NS), seat_cost(a, EW) + seat_cost(b, EW))
-        order += SEAT_WEIGHT * (together - own[i] - own[j])
-        edges.append((i, j, tiers.base - penalty - order * m_order))
-    return edges
-
-
-def _pairs_of(mates: dict[int, int]) -> list[tuple[int, int]]:
-    return sorted((i, j) for i, j in mates.items() if i < j)
-
-
-def _tables(
-    seated: list[Competitor], partnerships: list[tuple[int, int]]
-) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """Partnerships paired into tables, the better partnership first, leaders' table first."""
-    sides = sorted(partnerships, key=lambda p: (p[0] + p[1], p[0]))
-    count = len(sides)
-    if count <= FULL_GRAPH_LIMIT // 2:
-        pairs: Iterable[tuple[int, int]] = (
-            (k, m) for k in range(count) for m in range(k + 1, count)
-        )
-    else:  # consecutive sides are always candidates, so the matching is always complete
-        width = PRUNED_WIDTHS[0]
-        pairs = ((k, m) for k in range(count) for m in range(k + 1, min(count, k + width + 1)))
-    tiers = Tiers((4, 4 * ORDER_CAP + SEAT_WEIGHT * 4 * MAX_SEAT_COST), count // 2)
-    m_repeat, m_order = tiers.multipliers
-    side_cost = [
-        {seat: sum(seat_cost(seated[i], seat) for i in side) for seat in (NS, EW)} for side in sides
-    ]
-    edges: list[tuple[int, int, int]] = []
-    for k, m in pairs:
-        repeats = sum(
-            seated[y].id in seated[x].opponents or seated[x].id in seated[y].opponents
-            for x in sides[k]
-            for y in sides[m]
-        )
-        distance = min(abs(sum(sides[k]) - sum(sides[m])), 4 * ORDER_CAP)
-        seats = min(side_cost[k][NS] + side_cost[m][EW], side_cost[k][EW] + side_cost[m][NS])
-        penalty = repeats * m_repeat + (distance + SEAT_WEIGHT * seats) * m_order
-        edges.append((k, m, tiers.base - penalty))
-    mates = max_weight_matching(count, edges)
-    if len(mates) != count:  # pragma: no cover - consecutive sides are always candidates
-        raise RuntimeError("partnerships could not all be paired")
-    return [(sides[k], sides[m]) for k, m in _pairs_of(mates)]
-
-
 def _table(
     seated: list[Competitor],
-    first: tuple[int, int],
-    second: tuple[int, int],
+    costs: Costs,
+    seating: Seating,
     number: int,
     index: int,
     lead_flag: str,
     notes: list[str],
 ) -> Table:
+    first, second = seating
+    if min(second) < min(first):  # the side with the better-ranked player first
+        first, second = second, first
     one = [seated[i] for i in first]
     two = [seated[i] for i in second]
     cost_one_ns = sum(seat_cost(p, NS) for p in one) + sum(seat_cost(p, EW) for p in two)
@@ -184,6 +112,13 @@ def _table(
         flags.add("rematch")
         pairs = ", ".join(f"{x.id}–{y.id}" for x, y in met)
         notes.append(f"Table {number}: opponents again: {pairs}")
+    faced = [(x, y) for x in first for y in second if y in costs.winners[x]]
+    if faced:
+        flags.add("winners_met")
+    if costs.blocks:
+        w, x, y, z = sorted((*first, *second))
+        block = w % 4 == 0 and z == w + 3 and {first, second} == {(w, y), (x, z)}
+        flags.add("last_round_block" if block else "last_round_moved")
     if any(repeats_seat(p, NS) for p in ns) or any(repeats_seat(p, EW) for p in ew):
         flags.add("seat_repeated")
     return Table(

@@ -17,6 +17,10 @@ from collections.abc import Iterable, Sequence
 
 import rustworkx as rx
 
+#: rustworkx keeps weights and duals in signed 128-bit integers; a matching's total weight must
+#: stay below this
+MAX_WEIGHT = 2**126
+
 
 def _identity(weight: int) -> int:
     return weight
@@ -40,24 +44,32 @@ class Tiers:
     """Lexicographic costs as one positive integer weight.
 
     ``maxima`` holds the largest cost one edge can carry in each tier, most important tier first;
-    ``edges`` is how many edges a matching holds. A tier's multiplier exceeds the largest possible
-    sum of all lower tiers over a whole matching, so the tiers never trade against each other.
-    Costs above a tier's maximum are clamped to it.
+    ``edges`` is how many edges a matching holds, and ``carriers`` (optional, per tier) how many
+    of them can carry a cost in that tier (one for the bye, say). A tier's multiplier exceeds the
+    largest possible sum of all lower tiers over a whole matching (maximum × carriers, summed with
+    their multipliers), so the tiers never trade against each other. Costs above a tier's maximum
+    are clamped to it. The largest edge weight is the product of (maximum × carriers + 1) over the
+    tiers; a matching's total (that × edges) must stay below ``MAX_WEIGHT``.
     """
 
-    def __init__(self, maxima: Sequence[int], edges: int) -> None:
-        if any(m < 0 for m in maxima) or edges < 0:
-            raise ValueError("tier maxima and edge count must be non-negative")
+    def __init__(
+        self, maxima: Sequence[int], edges: int, carriers: Sequence[int] | None = None
+    ) -> None:
+        counts = list(carriers) if carriers is not None else [edges] * len(maxima)
+        if any(m < 0 for m in maxima) or edges < 0 or len(counts) != len(maxima):
+            raise ValueError("tier maxima and edge counts must be non-negative, one per tier")
         multipliers: list[int] = []
         total = 0
-        for maximum in reversed(maxima):
+        for maximum, count in zip(reversed(maxima), reversed(counts), strict=True):
             multiplier = total + 1
             multipliers.append(multiplier)
-            total += multiplier * maximum * max(edges, 1)
+            total += multiplier * maximum * max(min(count, edges), 1)
         self.maxima = tuple(maxima)
         self.multipliers = tuple(reversed(multipliers))
         #: added to every edge so that all weights are positive
         self.base = total + 1
+        if self.base * max(edges, 1) >= MAX_WEIGHT:
+            raise ValueError("the tiers need weights beyond the matcher's 128-bit integers")
 
     def weight(self, *costs: int) -> int:
         if len(costs) != len(self.multipliers):

@@ -1,296 +1,289 @@
-"""The local search behind ``free_for_all``: players seated at tables of four and three, changed
-one swap or move at a time while the seating gets better.
+"""The individual format's objective and its search: four players to a table, partners and
+opponents chosen together.
 
-What "better" means and how the search descends and kicks is told in ``free_for_all``'s
-docstring; this module holds the mechanics. ``seat`` takes the players in pairing order and the
-table sizes and returns the tables as lists of positions in that order. Pure: no database, no
-Django.
+A seating is a list of tables ``((a, b), (c, d))``: partners a+b against c+d (indices into the
+seated players, in standings order). A table's cost has these tiers, most important first, each
+strictly outranking all below it (``Costs.table`` folds them into one integer; ``Tiers`` makes
+each multiplier exceed what all lower tiers can add up to over the whole round):
+
+    1. partners     partnerships that were partnerships before
+    2. winners      round 2 with the federation's practice: round 1's winning partners facing
+                    each other at one table
+    3. block        the last round with the federation's practice: a table that is not a block of
+                    four of the standings (1–4, 5–8 …) seated 1+3 against 2+4
+    4. seat cap     players whose NS and EW counts would differ by more than ``SEAT_CAP``
+    5. opponents    pairs of opponents who were opponents before
+    6. spread       the score spread at the table: highest match points minus lowest
+    7. seats        NS/EW imbalance or repeated seats the better of the two seatings still leaves
+    8. order        how far the table strays from a block of four seated 1+3 against 2+4
+
+Up to ``EXACT_LIMIT`` players ``seat`` tries every seating, so the optimum is exact. Beyond, it
+builds a first seating from two matchings (partners by the tiers that concern a partnership,
+then partnerships into tables by the whole table cost) and improves it by ``local_search``: two
+tables are seated again in the best of every possible way until no pair of tables can be
+improved, then random re-seatings that are kept only when the round's cost falls. Partners are
+never repeated when a seating without it exists (the first matching finds one, and no move
+makes tier 1 worse); opponents and spread are decided together with the partners, not after
+them. Pure: no database.
 """
 
 from __future__ import annotations
 
 import random
-from bisect import bisect_right
-from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import combinations
 
+from .local_search import Search, Seating, Side
+from .matching import Tiers, max_weight_matching
+from .seats import EW, MAX_SEAT_COST, NS, seat_cost
 from .types import Competitor
 
-#: fields with up to this many tables try changes between every two tables
-FULL_WINDOW_TABLES = 32
-#: larger fields: changes between tables at most this many apart in the ranked order
-WINDOW = 6
-#: kicks while repeats remain: this many per table, at most MAX_KICKS a round
-KICKS_PER_TABLE = 50
-MAX_KICKS = 2000
-#: and at most this many more pairs of tables looked at (about a second), whatever the field
-MAX_KICK_LOOKS = 50_000
-#: fields up to this many tables also kick without repeats, for a smaller spread
-SPREAD_KICK_TABLES = 8
-#: a kick makes 1 to this many random changes around one table
-KICK_STRENGTH = 3
-#: score differences below this are equal (scores are sums of small fractions)
-EPSILON = 1e-9
-
-#: repeats, tables of three out of place, spread, blocks (``free_for_all``'s docstring)
-Judgement = tuple[int, int, float, int]
-#: a change of the seating: (t, x, u, y) swaps position x of table t with position y of table u;
-#: with y == MOVE the player at position x of t (a table of four) moves to u (a table of three)
-Change = tuple[int, int, int, int]
-MOVE = -1
+#: fields up to this many players go straight to the complete graphs
+FULL_GRAPH_LIMIT = 200
+#: pruned graphs: each player's candidates within this many places either side
+PRUNED_WIDTHS = (8, 32)
+ORDER_CAP = 64
+#: nobody is seated so that his NS and EW counts differ by more than this, while it can be avoided
+SEAT_CAP = 2
+#: more than the seat costs of one table can add up to
+SEAT_SPAN = 4 * MAX_SEAT_COST + 1
+#: the best seatings of this many fours are remembered at most
+FOURS_REMEMBERED = 200_000
+#: fields up to this many seated players are seated by trying every seating
+EXACT_LIMIT = 12
+#: fields up to this many players try every pair of tables in the local search
+EVERY_PAIR_LIMIT = 48
 
 
-def seat(seated: list[Competitor], sizes: list[int], seed: int) -> list[list[int]]:
-    """The tables (positions into ``seated``) after the descent and the kicks; ``seed`` seeds the
-    kicks."""
-    window = len(sizes) if len(sizes) <= FULL_WINDOW_TABLES else WINDOW
-    search = _Search(seated, sizes, window)
-    search.descend(range(len(sizes)))
-    spread_too = len(sizes) <= SPREAD_KICK_TABLES
-    search.kick(random.Random(seed), min(MAX_KICKS, KICKS_PER_TABLE * len(sizes)), spread_too)
-    return search.tables
+class Costs:
+    """The tiers of one round, with what they read precomputed per player."""
 
-
-class _Search:
-    """Tables of player indices (into ``seated``, which is in pairing order) and the judgement's
-    parts, kept current through every change. A table's lead is its best-ranked player."""
-
-    def __init__(self, seated: list[Competitor], sizes: list[int], window: int) -> None:
+    def __init__(
+        self, seated: Sequence[Competitor], units: Sequence[int], winners_apart: bool,
+        blocks: bool,
+    ) -> None:  # fmt: skip
+        self.count = len(seated)
         index = {p.id: i for i, p in enumerate(seated)}
-        self.score = [p.score for p in seated]
-        self.met: list[set[int]] = [set() for _ in seated]
-        for i, p in enumerate(seated):
-            for j in (index.get(other) for other in p.opponents):
-                if j is not None and j != i:
-                    self.met[i].add(j)
-                    self.met[j].add(i)
-        self.window = window
-        self.block: list[int] = []
-        self.tables: list[list[int]] = []
-        for number, size in enumerate(sizes):
-            self.tables.append(list(range(len(self.block), len(self.block) + size)))
-            self.block.extend([number] * size)
-        self.mixed = 0 < sizes.count(3) < len(sizes)
-        self.log: list[Change] = []
-        self.looks = 0  # pairs of tables looked at, the measure of work that bounds the kicks
-        self.recount()
+        self.partners = [{index[q] for q in p.partners if q in index} for p in seated]
+        self.opponents = [{index[q] for q in p.opponents if q in index} for p in seated]
+        for i in range(len(seated)):  # histories may be one-sided: read both ways
+            for j in self.partners[i]:
+                self.partners[j].add(i)
+            for j in self.opponents[i]:
+                self.opponents[j].add(i)
+        self.winners = [set[int]() for _ in seated]
+        if winners_apart:
+            won = _winners(seated)
+            for i in range(len(seated)):
+                self.winners[i] = {j for j in self.partners[i] if won[i] and won[j]}
+        self.blocks = blocks
+        self.units = list(units)
+        # a player's seat cost per side, with a player pushed past the imbalance cap counted in
+        # units of SEAT_SPAN above it (``_seats`` splits the two apart)
+        self.seat = [
+            (seat_cost(p, NS) + SEAT_SPAN * (abs(p.ns_count + 1 - p.ew_count) > SEAT_CAP),
+             seat_cost(p, EW) + SEAT_SPAN * (abs(p.ns_count - p.ew_count - 1) > SEAT_CAP))
+            for p in seated
+        ]  # fmt: skip
+        tables = max(1, self.count // 4)
+        spread = max(self.units, default=0) - min(self.units, default=0)
+        maxima = (2, 4, 1, 4, 4, spread, SEAT_SPAN - 1, ORDER_CAP + 1)
+        self.tiers = Tiers(maxima, tables)
+        self.spread_tier = 5  # the index of the spread in ``maxima``
+        self._fours: dict[tuple[int, ...], tuple[int, Seating]] = {}
+        self._eights: dict[tuple[int, ...], tuple[int, tuple[Seating, Seating] | None]] = {}
 
-    def recount(self) -> None:
-        """Every part of the judgement from the tables as they are."""
-        self.repeats = [self._repeats(table) for table in self.tables]
-        self.spread = [self._spread(table) for table in self.tables]
-        self.lead = [min(table) for table in self.tables]
-        self._order_leads()
-        blocks = sum(self._blocks(t) for t in range(len(self.tables)))
-        self.total: Judgement = (sum(self.repeats), self.misplaced, sum(self.spread), blocks)
+    def table(self, ns: Side, ew: Side) -> int:
+        """The cost of one table as one integer (smaller is better)."""
+        partners, opponents, winners = self.partners, self.opponents, self.winners
+        a, b = ns
+        c, d = ew
+        repeated = (b in partners[a]) + (d in partners[c])
+        met = (c in opponents[a]) + (d in opponents[a]) + (c in opponents[b]) + (d in opponents[b])
+        faced = (c in winners[a]) + (d in winners[a]) + (c in winners[b]) + (d in winners[b])
+        units = self.units
+        low = min(units[a], units[b], units[c], units[d])
+        high = max(units[a], units[b], units[c], units[d])
+        seat = self.seat
+        over, seats = divmod(min(seat[a][0] + seat[b][0] + seat[c][1] + seat[d][1],
+                                 seat[a][1] + seat[b][1] + seat[c][0] + seat[d][0]), SEAT_SPAN)
+        w, _x, y, z = sorted((a, b, c, d))
+        # 1+3 against 2+4: the lowest index partners the third
+        partner_of_w = b if a == w else a if b == w else d if c == w else c
+        split_ok = partner_of_w == y
+        order = min(z - w - 3 + (not split_ok), ORDER_CAP)
+        block = int(self.blocks and not (w % 4 == 0 and z == w + 3 and split_ok))
+        m = self.tiers.multipliers
+        return (repeated * m[0] + faced * m[1] + block * m[2] + over * m[3] + met * m[4]
+                + (high - low) * m[5] + seats * m[6] + order * m[7])  # fmt: skip
 
-    def _repeats(self, table: list[int]) -> int:
-        return sum(b in self.met[a] for k, a in enumerate(table) for b in table[k + 1 :])
-
-    def _spread(self, table: list[int]) -> float:
-        scores = [self.score[i] for i in table]
-        return max(scores) - min(scores)
-
-    def _blocks(self, t: int) -> int:
-        return sum(abs(t - self.block[i]) for i in self.tables[t])
-
-    def _order_leads(self) -> None:
-        """The tables of three and the sorted leads of the fours, and how many (three, four)
-        pairs of tables are out of place: the four's lead ranks below the three's."""
-        self.threes = [t for t, table in enumerate(self.tables) if len(table) == 3]
-        if self.mixed:
-            self.floor = min(self.lead[t] for t in self.threes)
-            self.four_leads = sorted(
-                self.lead[t] for t, table in enumerate(self.tables) if len(table) == 4
-            )
-        self.misplaced = self._misplaced(-1, 0, 0, -1, 0, 0)
-
-    def _misplaced(self, t: int, lead_t: int, size_t: int, u: int, lead_u: int, size_u: int) -> int:
-        """The (three, four) pairs out of place once tables t and u have these leads and sizes."""
-        if not self.mixed:
-            return 0
-        changed = [
-            (s, lead, size)
-            for s, lead, size in ((t, lead_t, size_t), (u, lead_u, size_u))
-            if s >= 0
-        ]
-        gone = [self.lead[s] for s, _, _ in changed if len(self.tables[s]) == 4]
-        new = [lead for _, lead, size in changed if size == 4]
-        threes = [self.lead[s] for s in self.threes if s != t and s != u]
-        threes += [lead for _, lead, size in changed if size == 3]
-        fours = self.four_leads
-        count = 0
-        for lead in threes:
-            count += len(fours) - bisect_right(fours, lead)
-            count += sum(x > lead for x in new) - sum(x > lead for x in gone)
-        return count
-
-    def _reach(self, t: int) -> range:
-        return range(max(0, t - self.window), min(len(self.tables), t + self.window + 1))
-
-    def descend(self, start: Sequence[int]) -> None:
-        """Change while a change improves, looking again at a pair of tables only after one of
-        them changed."""
-        queue = deque(start)
-        queued = [False] * len(self.tables)
-        for t in queue:
-            queued[t] = True
-        while queue:
-            t = queue.popleft()
-            queued[t] = False
-            for u in self._reach(t):
-                change = self._best_change(t, u) if u != t else None
-                if change is None:
-                    continue
-                self._apply(change)
-                for changed in (t, u):
-                    if not queued[changed]:
-                        queued[changed] = True
-                        queue.append(changed)
-
-    def _best_change(self, t: int, u: int) -> Change | None:
-        """The best improving change between tables ``t`` and ``u``, if any: a swap of two
-        players, or a move from a table of four to a table of three (which swaps their sizes)."""
-        self.looks += 1
-        one, two = self.tables[t], self.tables[u]
-        met, score, block, lead = self.met, self.score, self.block, self.lead
-        old_spread = self.spread[t] + self.spread[u]
-        # per player: meetings at his own table and at the other, and his tablemates' bounds
-        own_one = [sum(b in met[a] for b in one) for a in one]
-        own_two = [sum(b in met[a] for b in two) for a in two]
-        cross_one = [sum(b in met[a] for b in two) for a in one]
-        cross_two = [sum(b in met[a] for b in one) for a in two]
-        rest_one = [_rest(score, one, x) for x in range(len(one))]
-        rest_two = [_rest(score, two, y) for y in range(len(two))]
-        best: Judgement = (0, 0, 0.0, 0)
-        found: Change | None = None
-        # between two fours whose players all rank above every table of three nothing gets out
-        # of place: leave the count alone
-        placing = self.mixed and (len(one) < 4 or len(two) < 4 or max(*one, *two) > self.floor)
-        for x, a in enumerate(one):
-            met_a, score_a, block_a = met[a], score[a], block[a]
-            low_one, high_one, lead_one = rest_one[x]
-            for y, b in enumerate(two):
-                repeats = cross_one[x] + cross_two[y] - 2 * (b in met_a) - own_one[x] - own_two[y]
-                if repeats > best[0]:
-                    continue
-                low_two, high_two, lead_two = rest_two[y]
-                lead_t, lead_u = min(lead_one, b), min(lead_two, a)
-                misplaced = 0
-                if placing and (lead_t != lead[t] or lead_u != lead[u]):
-                    misplaced = self._misplaced(t, lead_t, len(one), u, lead_u, len(two))
-                    misplaced -= self.misplaced
-                score_b = score[b]
-                spread = max(high_one, score_b) - min(low_one, score_b) - old_spread
-                spread += max(high_two, score_a) - min(low_two, score_a)
-                blocks = abs(u - block_a) + abs(t - block[b]) - abs(t - block_a) - abs(u - block[b])
-                judgement = (repeats, misplaced, spread, blocks)
-                if _better(judgement, best):
-                    best, found = judgement, (t, x, u, y)
-        if len(one) == len(two):
+    def best_of_four(self, four: Sequence[int]) -> tuple[int, Seating]:
+        """The best of the three ways to pair four players: ``table`` of each, computed at once
+        from the six pairs (the search's inner loop), and remembered."""
+        key = tuple(sorted(four))
+        found = self._fours.get(key)
+        if found is not None:
             return found
-        giver, taker = (t, u) if len(one) == 4 else (u, t)
-        given, taking = self.tables[giver], self.tables[taker]
-        own, cross, rest = (
-            (own_one, cross_one, rest_one) if giver == t else (own_two, cross_two, rest_two)
-        )
-        low, high = min(score[b] for b in taking), max(score[b] for b in taking)
-        for x, a in enumerate(given):
-            low_rest, high_rest, lead_rest = rest[x]
-            misplaced = self._misplaced(giver, lead_rest, 3, taker, min(lead[taker], a), 4)
-            spread = high_rest - low_rest + max(high, score[a]) - min(low, score[a]) - old_spread
-            blocks = abs(taker - block[a]) - abs(giver - block[a])
-            judgement = (cross[x] - own[x], misplaced - self.misplaced, spread, blocks)
-            if _better(judgement, best):
-                best, found = judgement, (giver, x, taker, MOVE)
+        w, x, y, z = key
+        partners, opponents, winners, seat = self.partners, self.opponents, self.winners, self.seat
+        pairs = ((w, x), (w, y), (w, z), (x, y), (x, z), (y, z))
+        repeated = [q in partners[p] for p, q in pairs]
+        met = [q in opponents[p] for p, q in pairs]
+        faced = [q in winners[p] for p, q in pairs]
+        all_met, all_faced = sum(met), sum(faced)
+        units = self.units
+        spread = max(units[w], units[x], units[y], units[z]) - min(
+            units[w], units[x], units[y], units[z])  # fmt: skip
+        span = z - w - 3
+        in_block = self.blocks and w % 4 == 0 and span == 0
+        m = self.tiers.multipliers
+        common = spread * m[5]
+        found = None
+        # (partnerships as indices into ``pairs``, the seating): 1+3 v 2+4 first
+        for (one, two), seating in (((1, 4), ((w, y), (x, z))), ((2, 3), ((w, z), (x, y))),
+                                    ((0, 5), ((w, x), (y, z)))):  # fmt: skip
+            (a, b), (c, d) = seating
+            ideal = one == 1
+            over, seats = divmod(min(seat[a][0] + seat[b][0] + seat[c][1] + seat[d][1],
+                                     seat[a][1] + seat[b][1] + seat[c][0] + seat[d][0]), SEAT_SPAN)
+            cost = (
+                (repeated[one] + repeated[two]) * m[0]
+                + (all_faced - faced[one] - faced[two]) * m[1]
+                + (not (in_block and ideal)) * self.blocks * m[2]
+                + over * m[3]
+                + (all_met - met[one] - met[two]) * m[4]
+                + common + seats * m[6] + min(span + (not ideal), ORDER_CAP) * m[7]
+            )
+            if found is None or cost < found[0]:
+                found = (cost, seating)
+        assert found is not None
+        if len(self._fours) >= FOURS_REMEMBERED:
+            self._fours.clear()
+        self._fours[key] = found
         return found
 
-    def _apply(self, change: Change, undo: bool = False) -> None:
-        """Make ``change`` (or take back the same change made last) and update the judgement."""
-        t, x, u, y = change
-        one, two = self.tables[t], self.tables[u]
-        repeats, spread = self.repeats[t] + self.repeats[u], self.spread[t] + self.spread[u]
-        blocks, misplaced = self._blocks(t) + self._blocks(u), self.misplaced
-        if y != MOVE:
-            one[x], two[y] = two[y], one[x]
-        elif undo:
-            one.insert(x, two.pop())
-        else:
-            two.append(one.pop(x))
-        self.repeats[t], self.repeats[u] = self._repeats(one), self._repeats(two)
-        self.spread[t], self.spread[u] = self._spread(one), self._spread(two)
-        leads = self.lead[t], self.lead[u]
-        self.lead[t], self.lead[u] = min(one), min(two)
-        if self.mixed and (y == MOVE or leads != (self.lead[t], self.lead[u])):
-            self._order_leads()
-        total_repeats, total_misplaced, total_spread, total_blocks = self.total
-        self.total = (
-            total_repeats + self.repeats[t] + self.repeats[u] - repeats,
-            total_misplaced + self.misplaced - misplaced,
-            total_spread + self.spread[t] + self.spread[u] - spread,
-            total_blocks + self._blocks(t) + self._blocks(u) - blocks,
-        )
-        if not undo:
-            self.log.append(change)
+    def better_eight(self, eight: Sequence[int], now: int) -> tuple[Seating, Seating] | None:
+        """The best way to seat eight players at two tables if it costs less than ``now``.
+        Remembered like the fours: the exact best, or that nothing costs less than a bound."""
+        key = tuple(sorted(eight))
+        known = self._eights.get(key)
+        if known is not None:
+            cost, seatings = known
+            if seatings is not None or now <= cost:
+                return seatings if seatings is not None and cost < now else None
+        best: tuple[int, tuple[Seating, Seating]] | None = None
+        bound = now
+        first, rest = key[0], key[1:]
+        for trio in combinations(rest, 3):
+            cost_a, seating_a = self.best_of_four((first, *trio))
+            if cost_a >= bound:
+                continue
+            cost_b, seating_b = self.best_of_four([p for p in rest if p not in trio])
+            if cost_a + cost_b < bound:
+                bound, best = cost_a + cost_b, (cost_a + cost_b, (seating_a, seating_b))
+        if len(self._eights) >= FOURS_REMEMBERED:
+            self._eights.clear()
+        # the best found, or the knowledge that nothing costs less than ``now``
+        self._eights[key] = best if best is not None else (now, None)
+        return best[1] if best is not None else None
 
-    def kick(self, rng: random.Random, budget: int, spread_too: bool) -> None:
-        """Escape seatings that no single change improves (``free_for_all``'s docstring): while
-        repeats remain, and with ``spread_too`` also without them."""
-        if len(self.tables) < 2:
-            return
-        best = (self.total, [list(table) for table in self.tables])
-        looks = self.looks + MAX_KICK_LOOKS
-        for _ in range(budget):
-            conflicted = [t for t, count in enumerate(self.repeats) if count]
-            calm = not spread_too or (self.total[1] == 0 and self.total[2] <= EPSILON)
-            if self.looks > looks or (not conflicted and calm):
-                break  # out of work, or no repeat left and nothing else sought or to gain
-            on_repeat = bool(conflicted) and (not spread_too or rng.random() < 0.5)
-            t = rng.choice(conflicted) if on_repeat else rng.randrange(len(self.tables))
-            before, mark = self.total, len(self.log)
-            touched = {t}
-            for step in range(1 + rng.randrange(KICK_STRENGTH)):
-                one = t if step == 0 else rng.choice(self._reach(t))
-                two = rng.choice([u for u in self._reach(t) if u != one])
-                self._apply(self._random_change(rng, one, two, on_repeat and step == 0))
-                touched.update((one, two))
-            self.descend(sorted(touched))
-            if self.total[0] > before[0]:
-                for done in reversed(self.log[mark:]):
-                    self._apply(done, undo=True)
-                self.total = before  # the same seating: drop the float drift of the undo
-            elif _better(self.total, best[0]):
-                best = (self.total, [list(table) for table in self.tables])
-            del self.log[mark:]
-        if _better(best[0], self.total):
-            self.tables = best[1]
-            self.recount()
-
-    def _random_change(self, rng: random.Random, t: int, u: int, on_repeat: bool) -> Change:
-        """A random change between tables t and u, moving a player who met someone at t if
-        ``on_repeat``."""
-        one = self.tables[t]
-        if on_repeat:
-            x = rng.choice([k for k, a in enumerate(one) if self.met[a].intersection(one)])
-        else:
-            x = rng.randrange(len(one))
-        if len(one) > len(self.tables[u]) and rng.random() < 0.5:
-            return (t, x, u, MOVE)
-        return (t, x, u, rng.randrange(len(self.tables[u])))
+    def defective(self, cost: int) -> bool:
+        """Whether a table of this cost leaves anything to improve above the seats."""
+        return cost >= self.tiers.multipliers[self.spread_tier]
 
 
-def _rest(score: list[float], table: list[int], x: int) -> tuple[float, float, int]:
-    """The lowest and highest score at ``table`` without its player at position ``x``, and the
-    best-ranked of the others."""
-    others = table[:x] + table[x + 1 :]
-    scores = [score[a] for a in others]
-    return min(scores), max(scores), min(others)
+def _winners(seated: Sequence[Competitor]) -> list[bool]:
+    """Round 2: who won round 1 (scored more than its round-1 opponents)."""
+    scores = {p.id: p.score for p in seated}
+    won = []
+    for player in seated:
+        others = [scores[q] for q in player.opponents if q in scores]
+        won.append(bool(others) and player.score > max(others))
+    return won
 
 
-def _better(one: Judgement, two: Judgement) -> bool:
-    """Whether judgement ``one`` is strictly better (smaller) than ``two``."""
-    if one[:2] != two[:2]:
-        return one[:2] < two[:2]
-    if abs(one[2] - two[2]) > EPSILON:
-        return one[2] < two[2]
-    return one[3] < two[3]
+def seat(costs: Costs, random_seed: int = 0) -> tuple[list[Seating], str]:
+    """The seating of ``costs.count`` players (a multiple of four), and a note for the organiser
+    when the pruned partner graphs had to give way to the complete one."""
+    if costs.count == 0:
+        return [], ""
+    if costs.count <= EXACT_LIMIT:
+        return _every_seating(costs), ""
+    sides, note = _partnerships(costs)
+    search = Search(costs, _tables(costs, sides), everyone=costs.count <= EVERY_PAIR_LIMIT)
+    search.descend()
+    search.perturb(random.Random(random_seed))
+    return search.tables, note
+
+
+def _every_seating(costs: Costs) -> list[Seating]:
+    """The best seating found by trying every one (small fields: 5,775 ways to make three
+    tables of twelve players, each four seated the best of its three ways)."""
+
+    def best(players: tuple[int, ...]) -> tuple[int, list[Seating]]:
+        if not players:
+            return 0, []
+        first, rest = players[0], players[1:]
+        found: tuple[int, list[Seating]] | None = None
+        for trio in combinations(rest, 3):
+            cost, seating = costs.best_of_four((first, *trio))
+            if found is not None and cost >= found[0]:
+                continue
+            others_cost, others = best(tuple(p for p in rest if p not in trio))
+            if found is None or cost + others_cost < found[0]:
+                found = (cost + others_cost, [seating, *others])
+        assert found is not None
+        return found
+
+    return best(tuple(range(costs.count)))[1]
+
+
+def _partnerships(costs: Costs) -> tuple[list[Side], str]:
+    n = costs.count
+    tiers = Tiers((1, costs.tiers.maxima[costs.spread_tier], 2 * ORDER_CAP), n // 2)
+    m_repeat, m_units, m_order = tiers.multipliers
+
+    def edges(pairs: Iterable[tuple[int, int]], repeats: bool) -> list[tuple[int, int, int]]:
+        found = []
+        for i, j in pairs:
+            repeated = j in costs.partners[i]
+            if repeated and not repeats:
+                continue
+            # the block ideal: 1 with 3 and 2 with 4, i.e. the index with bit 1 flipped
+            order = min(abs(j - (i ^ 2)) + abs(i - (j ^ 2)), 2 * ORDER_CAP)
+            distance = abs(costs.units[i] - costs.units[j])
+            found.append((i, j, tiers.base - repeated * m_repeat - distance * m_units
+                          - order * m_order))  # fmt: skip
+        return found
+
+    if n > FULL_GRAPH_LIMIT:
+        for width in PRUNED_WIDTHS:
+            pairs = ((i, j) for i in range(n) for j in range(i + 1, min(n, i + width + 1)))
+            mates = max_weight_matching(n, edges(pairs, repeats=False))
+            if len(mates) == n:
+                return _pairs_of(mates), ""
+    mates = max_weight_matching(n, edges(combinations(range(n), 2), repeats=True))
+    note = "" if n <= FULL_GRAPH_LIMIT else "the pruned partner graphs had no complete pairing"
+    return _pairs_of(mates), note
+
+
+def _pairs_of(mates: dict[int, int]) -> list[Side]:
+    return sorted((i, j) for i, j in mates.items() if i < j)
+
+
+def _tables(costs: Costs, sides: list[Side]) -> list[Seating]:
+    """Partnerships paired into tables by the whole table cost (the better seating of the two
+    sides), the better partnership first."""
+    sides = sorted(sides, key=lambda s: (s[0] + s[1], s[0]))
+    count = len(sides)
+    if costs.count <= FULL_GRAPH_LIMIT:
+        pairs: Iterable[tuple[int, int]] = combinations(range(count), 2)
+    else:  # consecutive sides are always candidates, so the matching is always complete
+        width = PRUNED_WIDTHS[0]
+        pairs = ((k, m) for k in range(count) for m in range(k + 1, min(count, k + width + 1)))
+    biggest = costs.tiers.base
+    edges = [(k, m, biggest - costs.table(sides[k], sides[m])) for k, m in pairs]
+    mates = max_weight_matching(count, edges)
+    if len(mates) != count:  # pragma: no cover - consecutive sides are always candidates
+        raise RuntimeError("partnerships could not all be paired")
+    return [(sides[k], sides[m]) for k, m in _pairs_of(mates)]

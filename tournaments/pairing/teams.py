@@ -1,11 +1,13 @@
 """Teams of pairs: team against team by the Swiss system, then pair against pair.
 
-The teams are paired as Swiss entries (``swiss``: score groups, no rematch, byes, seats). In each
-team match the pairs meet board by board, strongest against strongest (``members`` lists a team's
-pairs strongest first), and seats alternate along the boards: the team the Swiss gave NS sits NS on
-boards 1, 3, 5… and EW on 2, 4, 6…, so both teams hold each side equally. Every board is a table
-(``ns`` and ``ew`` hold one pair id each) carrying the team match's flags; a team match's boards get
-consecutive table numbers, the leaders' match first.
+The teams are paired as Swiss entries, by ``swiss`` and its objective over the teams' match
+points (no rematch, the bye to the lowest eligible team, the smallest worst table, the smallest
+total score difference, clubs, seats, order). In each team match the pairs meet board by board,
+strongest against strongest (``members`` lists a team's pairs strongest first), and seats
+alternate along the boards: the team the Swiss gave NS sits NS on boards 1, 3, 5… and EW on 2, 4,
+6…, so both teams hold each side equally. Every board is a table (``ns`` and ``ew`` hold one pair
+id each) carrying the team match's flags; a team match's boards get consecutive table numbers,
+the leaders' match first.
 
 A team's bye is a ``Bye`` with the team's id. If one team has more pairs than the other, the extra
 pairs do not play that round and are named in the notes. Pure: no database.

@@ -16,7 +16,12 @@ FLAGS = {
     "rematch": "these sides met before: no rematch-free pairing existed",
     "rematch_avoided": "the natural opponent was a rematch and was avoided",
     "partner_repeated": "partners again: it could not be avoided",
-    "same_club": "same club: it could not be avoided",
+    "winners_met": "round 1's winning partners face each other: it could not be avoided",
+    "last_round_block": "last round: 1+3 against 2+4 within a block of four of the standings",
+    "last_round_moved": "last round: not 1+3 v 2+4 in its block of four: partners would repeat",
+    "same_club": "same club: every pairing without it needed a rematch (strict avoidance)",
+    "same_club_kept": "same club: separating them would have cost score difference",
+    "same_club_allowed": "same club: club avoidance is off in this round",
     "seat_repeated": "same seat (NS/EW) as last time: it could not be balanced",
     "by_seed": "round 1 by seed: top half against bottom half",
     "by_lot": "round 1 by lot",
@@ -78,8 +83,9 @@ class SwissOptions:
     round_number: int
     #: round 1: "seed" (top half against bottom half) or "lot"
     first_round: str = "seed"
-    #: avoid same-club opponents in rounds up to this number (0: never)
-    avoid_same_club_until: int = 0
+    #: same-club tables in this round: "off", "among_equals" (avoided where it costs no score
+    #: difference) or "strict" (avoided before score)
+    clubs: str = "among_equals"
     #: seed of the random generator for lots, so that a re-run gives the same pairing
     random_seed: int = 0
     #: table numbers start here (table 1 is the leaders' table)
@@ -94,6 +100,10 @@ class IndividualOptions:
     first_table: int = 1
     #: round 1: "seed" (players' seeds, then ranks) or "lot" (shuffled with ``random_seed``)
     first_round: str = "seed"
+    #: the federation's practice: round 2 keeps round 1's winning partners apart, and the last
+    #: round seats 1+3 against 2+4 in blocks of four of the standings
+    federation: bool = False
+    last_round: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,8 @@ class TournamentForm(forms.ModelForm):
         fields = [
             "name", "start_date", "end_date", "venue", "rules_preset", "rules_options",
             "format", "system", "rounds", "points_win", "points_draw", "points_loss",
-            "tie_breaks", "bye_result", "avoid_same_club_until", "first_round",
+            "tie_breaks", "bye_result", "club_avoidance", "club_strict_until",
+            "individual_federation", "first_round",
             "yellow_card_points", "red_card_points", "public",
         ]  # fmt: skip
         # read with config.inputs.load_json: too deep or NUL is a form error, not a 500

@@ -35,8 +35,8 @@ from tournaments.models import Club, Entry, EntryAbsence, Player, Round, Tournam
 SETUP_FIELDS = (
     "name", "start_date", "end_date", "venue", "rules_preset", "rules_options", "format",
     "system", "rounds", "public", "points_win", "points_draw", "points_loss", "tie_breaks",
-    "bye_result", "avoid_same_club_until", "first_round", "yellow_card_points",
-    "red_card_points",
+    "bye_result", "club_avoidance", "club_strict_until", "individual_federation",
+    "first_round", "yellow_card_points", "red_card_points",
 )  # fmt: skip
 
 

@@ -5,8 +5,9 @@ close the event), ``order`` (which round may be paired now, the organiser's over
 ``tables`` (a table's match changed in place, blank ones dropped), ``planning`` (the bridge to
 the pure algorithms of ``tournaments.pairing``: what the tables would be), ``job`` (the pairing
 job's body: writing the tables and their matches), ``tasks`` (the Celery task), ``selectors``
-(history, snapshot ranking, round data), the organiser's round pages and the published round
-(``views``), and their API (``api``).
+(history, snapshot ranking, round data), ``labels`` and ``explain`` (each table's flags in
+words: a float, a same-club table, a repeated opponent told with names and numbers), the
+organiser's round pages and the published round (``views``), and their API (``api``).
 
 May use: registration, results (finishing a round takes the standings snapshot), the pure
 ``pairing`` package, ``scoring`` (each table's match). Must not: be imported by registration or

@@ -102,7 +102,7 @@ def plan_round(round_: Round) -> Plan:
     seed = tournament.pk * 1000 + number
     swiss_options = SwissOptions(
         round_number=number, first_round=tournament.first_round,
-        avoid_same_club_until=tournament.avoid_same_club_until, random_seed=seed,
+        clubs=tournament.club_mode(number), random_seed=seed,
         ids_excluded=frozenset(locked),
     )  # fmt: skip
     result: RoundPairing
@@ -134,7 +134,9 @@ def plan_round(round_: Round) -> Plan:
             _require(len(competitors) >= 4, _("At least four players are needed."))
             result = _call(
                 algorithms.individual, competitors,
-                IndividualOptions(round_number=number, random_seed=seed),
+                IndividualOptions(round_number=number, random_seed=seed,
+                                  federation=tournament.individual_federation,
+                                  last_round=number == tournament.rounds),
             )  # fmt: skip
         elif tournament.format == Tournament.Format.FREE_FOR_ALL:
             _require(len(competitors) >= 3, _("At least three players are needed."))

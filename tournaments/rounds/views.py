@@ -35,27 +35,9 @@ from tournaments.models import (
     Sanction,
     Tournament,
 )
-from tournaments.pairing import FLAGS
-from tournaments.rounds import selectors, services
+from tournaments.rounds import explain, selectors, services
 from tournaments.rounds.order import MAX_REASON, pairing_override, round_to_pair
 from tournaments.selectors import round_with_pairings
-
-FLAG_LABELS = {
-    "float_up": _("paired with a higher score group"),
-    "float_down": _("paired with a lower score group"),
-    "bye": _("no opponent this round"),
-    "rematch": _("these sides met before: no rematch-free pairing existed"),
-    "rematch_avoided": _("the natural opponent was a rematch and was avoided"),
-    "partner_repeated": _("partners again: it could not be avoided"),
-    "same_club": _("same club: it could not be avoided"),
-    "seat_repeated": _("same seat (NS/EW) as last time: it could not be balanced"),
-    "by_seed": _("round 1 by seed: top half against bottom half"),
-    "by_lot": _("round 1 by lot"),
-    "opponent_repeated": _("met some of these players before: it could not be avoided"),
-    "table_of_three": _("three players at this table"),
-    "swapped": _("changed by the organiser"),
-}
-assert set(FLAGS) <= set(FLAG_LABELS)  # noqa: S101 - every flag of the contract is explained
 
 
 class DashboardView(ManageView):
@@ -134,9 +116,12 @@ class RoundView(ManageView):
         )  # fmt: skip
         open_tables = [p.table for p in tables if p.pk not in forfeited
                        and (p.match is None or p.match.status != "confirmed")]  # fmt: skip
+        why = explain.reasons(round_, tables)
+        for table in tables:
+            table.reasons = why.get(table.pk, [])  # type: ignore[attr-defined]
         return self.render(
             "rounds/round.html", round=round_, tables=tables, forfeited=forfeited,
-            byes=[p for p in pairings if not p.table], flag_labels=FLAG_LABELS,
+            byes=[p for p in pairings if not p.table],
             referees=_referees(tables),
             entries=[pl.entry for p in pairings for pl in p.places.all()],
             status_url=reverse("tournaments:manage_round_status", args=[pk, number]),

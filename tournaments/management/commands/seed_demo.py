@@ -231,7 +231,8 @@ class Command(BaseCommand):
             organiser, name=SWISS_NAME, start_date=today, end_date=today,
             venue="Москва, ДК «Дубль», большой зал", rules_preset="sport",
             format=Tournament.Format.PAIRS, system=Tournament.System.SWISS, rounds=6,
-            public=True, avoid_same_club_until=2, yellow_card_points=10,
+            public=True, club_avoidance=Tournament.ClubAvoidance.AMONG_EQUALS,
+            club_strict_until=2, yellow_card_points=10,
         )  # fmt: skip
         self._appoint_chief(tournament, users)
         for c, club in enumerate(clubs):

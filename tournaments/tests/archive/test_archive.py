@@ -677,3 +677,26 @@ def test_200_pairs_and_7_rounds_export_and_import_in_seconds(require_postgres, t
     assert export_s < 5 and import_s < 10
     assert len(exported) < 25 and len(imported) < 150
     assert normalise(archive.export_tournament(copy_)) == normalise(as_imported(doc))
+
+
+@pytest.mark.parametrize(("until", "strict_until"), [(0, 0), (3, 3)])
+def test_an_archive_from_before_the_club_modes_imports_with_the_pairing_it_had(
+    client, event, organiser, until: int, strict_until: int
+) -> None:
+    """An archive of version 1 written before the club avoidance modes has
+    ``avoid_same_club_until`` (K: avoided before score up to round K, never after; 0: never):
+    it imports as strict up to round K, off afterwards, without federation seating."""
+    client.force_login(organiser)
+    doc = json.loads(client.get(f"/manage/{event.pk}/archive.json").content)
+    settings = doc["tournament"]
+    for key in ("club_avoidance", "club_strict_until", "individual_federation"):
+        del settings[key]
+    settings["avoid_same_club_until"] = until
+    upload = SimpleUploadedFile("old.json", json.dumps(doc).encode(), "application/json")
+    answer = client.post("/manage/import/", {"file": upload})
+    assert answer.status_code == 302
+    copy_ = Tournament.objects.exclude(pk=event.pk).get()
+    assert (copy_.club_avoidance, copy_.club_strict_until) == ("off", strict_until)
+    assert not copy_.individual_federation
+    assert [copy_.club_mode(n) for n in (1, 3, 4)] == (
+        ["strict", "strict", "off"] if until else ["off", "off", "off"])

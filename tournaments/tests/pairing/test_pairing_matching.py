@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -54,3 +55,9 @@ def test_a_missing_edge_is_never_used_and_an_incomplete_graph_leaves_vertices_ou
 def test_costs_above_a_tier_maximum_are_clamped() -> None:
     tiers = Tiers((1, 2), 3)
     assert tiers.weight(0, 9) == tiers.weight(0, 2) > tiers.weight(1, 0)
+
+
+def test_tiers_refuse_weights_beyond_the_matchers_integers() -> None:
+    Tiers((1,) * 8, 1000)  # eight yes/no tiers over 1,000 tables still fit
+    with pytest.raises(ValueError, match="128-bit"):
+        Tiers((10**6,) * 8, 1000)

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from tournaments.pairing import FLAGS, Competitor, RoundPairing, SwissOptions, swiss
 from tournaments.pairing.simulate import field, play_round
 
-# the module, not the function that the package exports under the same name
-swiss_module = importlib.import_module("tournaments.pairing.swiss")
+# the module that holds the graph limits
+solver = importlib.import_module("tournaments.pairing.swiss_solver")
 
 
 def perfect_matchings(items: list[int]) -> Iterator[list[tuple[int, int]]]:
@@ -128,8 +128,8 @@ def test_the_pruned_graph_and_its_fallback_keep_the_same_guarantees(
     entries, round_number = case
     narrow = ((1, 1), (2, 2))  # so narrow that the fallback to the complete graph is exercised
     with (
-        mock.patch.object(swiss_module, "FULL_GRAPH_LIMIT", 0),
-        mock.patch.object(swiss_module, "PRUNED_WIDTHS", narrow),
+        mock.patch.object(solver, "FULL_GRAPH_LIMIT", 0),
+        mock.patch.object(solver, "PRUNED_WIDTHS", narrow),
     ):
         pairing = swiss(entries, SwissOptions(round_number=round_number))
     check_round(entries, pairing, round_number)
@@ -172,23 +172,32 @@ def test_unknown_first_round_is_refused() -> None:
         swiss(field(4), SwissOptions(round_number=1, first_round="coin"))
 
 
-def test_same_club_pairings_are_avoided_while_avoidance_is_on() -> None:
+def test_same_club_pairings_are_avoided_unless_avoidance_is_off() -> None:
     # seeds 1-4 of club 1 and 5-8 of club 2: by seed, 1-5, 2-6… all cross clubs anyway, so put
     # the clubs in halves that the seed order would pair within: 1,2,5,6 club 1; 3,4,7,8 club 2
     clubs = {1: 1, 2: 1, 5: 1, 6: 1, 3: 2, 4: 2, 7: 2, 8: 2}
     entries = [replace(e, club=clubs[e.id]) for e in field(8)]
-    avoided = swiss(entries, SwissOptions(round_number=1, avoid_same_club_until=1))
-    assert all(clubs[t.ns[0]] != clubs[t.ew[0]] for t in avoided.tables)
-    plain = swiss(entries, SwissOptions(round_number=1, avoid_same_club_until=0))
+    for mode in ("strict", "among_equals"):  # round 1: every score is equal
+        avoided = swiss(entries, SwissOptions(round_number=1, clubs=mode))
+        assert all(clubs[t.ns[0]] != clubs[t.ew[0]] for t in avoided.tables)
+    plain = swiss(entries, SwissOptions(round_number=1, clubs="off"))
     assert {frozenset((*t.ns, *t.ew)) for t in plain.tables} == {
         frozenset(p) for p in ((1, 5), (2, 6), (3, 7), (4, 8))
     }
+    assert {t.flags for t in plain.tables} == {frozenset({"by_seed", "same_club_allowed"})}
 
 
-def test_unavoidable_same_club_is_flagged() -> None:
+def test_unavoidable_same_club_is_flagged_by_the_mode_that_kept_it() -> None:
     entries = [replace(e, club=1) for e in field(4)]
-    pairing = swiss(entries, SwissOptions(round_number=1, avoid_same_club_until=3))
-    assert all("same_club" in t.flags for t in pairing.tables)
+    for mode, flag in (("strict", "same_club"), ("among_equals", "same_club_kept"),
+                       ("off", "same_club_allowed")):  # fmt: skip
+        pairing = swiss(entries, SwissOptions(round_number=1, clubs=mode))
+        assert all(flag in t.flags for t in pairing.tables)
+
+
+def test_an_unknown_club_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="club avoidance"):
+        swiss(field(4), SwissOptions(round_number=1, clubs="sometimes"))
 
 
 def test_score_groups_of_even_size_pair_within_themselves() -> None:
@@ -267,5 +276,5 @@ def test_simulated_tournaments_balance_seats_and_share_byes(size: int, seed: int
 
 
 def test_a_large_field_uses_the_pruned_graph_without_rematches() -> None:
-    final = simulate(swiss_module.FULL_GRAPH_LIMIT + 101, 5, 4)[-1]
+    final = simulate(solver.FULL_GRAPH_LIMIT + 101, 5, 4)[-1]
     assert max(abs(e.ns_count - e.ew_count) for e in final) <= 1

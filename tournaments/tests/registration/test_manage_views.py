@@ -29,16 +29,19 @@ def test_setup_form_shows_the_presets_knobs_and_creates_a_tournament(client, org
         "name": "Весенний кубок", "rules_preset": "sport", "rules_options": "{}",
         "format": "pairs", "system": "swiss", "rounds": 5, "points_win": 2, "points_draw": 1,
         "points_loss": 0, "tie_breaks": "buchholz, match_points", "bye_result": "win",
-        "avoid_same_club_until": 2, "first_round": "seed",
+        "club_avoidance": "among_equals", "club_strict_until": 2, "first_round": "seed",
     })
     tournament = Tournament.objects.get(name="Весенний кубок")
     assert answer.status_code == 302
     assert tournament.tie_breaks == ["buchholz", "match_points"]
+    assert (tournament.club_avoidance, tournament.club_strict_until) == ("among_equals", 2)
+    assert tournament.club_mode(2) == "strict" and tournament.club_mode(3) == "among_equals"
     assert list(tournament.organisers.all()) == [organiser]
     bad = client.post(f"/manage/{tournament.pk}/setup/", {
         "name": "x", "rules_preset": "sport", "rules_options": '{"deals": 0}', "format": "pairs",
         "system": "swiss", "rounds": 5, "points_win": 2, "points_draw": 1, "points_loss": 0,
-        "bye_result": "win", "avoid_same_club_until": 0, "first_round": "seed",
+        "bye_result": "win", "club_avoidance": "among_equals", "club_strict_until": 0,
+        "first_round": "seed",
     })
     assert bad.status_code == 400
 
@@ -105,7 +108,8 @@ def test_an_emptied_rule_overrides_field_means_no_overrides(client, organiser) -
     answer = client.post("/manage/new/", {
         "name": "Без переопределений", "rules_preset": "sport", "rules_options": "",
         "format": "pairs", "system": "swiss", "rounds": 5, "points_win": 2, "points_draw": 1,
-        "points_loss": 0, "bye_result": "win", "avoid_same_club_until": 0, "first_round": "seed",
+        "points_loss": 0, "bye_result": "win", "club_avoidance": "among_equals",
+        "club_strict_until": 0, "first_round": "seed",
     })  # fmt: skip
     assert answer.status_code == 302
     assert Tournament.objects.get(name="Без переопределений").rules_options == {}
