@@ -31,18 +31,21 @@ def _met_in(round_: Round, ids: set[int]) -> dict[frozenset[int], list[int]]:
     """For two entries of ``ids``: the earlier rounds in which they were opponents (one query)."""
     rows = PairingEntry.objects.filter(
         round__tournament_id=round_.tournament_id, round__number__lt=round_.number,
-        entry_id__in=ids, side__in=("NS", "EW"),
-    ).values_list("pairing_id", "entry_id", "side", "round__number")  # fmt: skip
-    tables: dict[int, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+        entry_id__in=ids,
+    ).exclude(side=PairingEntry.Side.BYE).values_list(
+        "pairing_id", "entry_id", "side", "round__number")  # fmt: skip
+    tables: dict[int, list[tuple[str, int]]] = defaultdict(list)
     number_of: dict[int, int] = {}
     for pairing_id, entry_id, side, number in rows:
-        tables[pairing_id][side].append(entry_id)
+        tables[pairing_id].append((side, entry_id))
         number_of[pairing_id] = number
     met: dict[frozenset[int], list[int]] = defaultdict(list)
-    for pairing_id, sides in tables.items():
-        for a in sides.get("NS", []):
-            for b in sides.get("EW", []):
-                met[frozenset((a, b))].append(number_of[pairing_id])
+    for pairing_id, places in tables.items():
+        # opponents sit on different sides: two pairs, head to head or each for himself
+        for side, a in places:
+            for other, b in places:
+                if side < other:
+                    met[frozenset((a, b))].append(number_of[pairing_id])
     return met
 
 
@@ -65,9 +68,10 @@ def reasons(round_: Round, tables: list[Pairing]) -> dict[int, list[str]]:
     """Sentences per table (pairing id); tables are prefetched with ``round_with_pairings``."""
     sides: dict[int, dict[str, list[Entry]]] = {}
     for pairing in tables:
-        places = list(pairing.places.all())
-        sides[pairing.pk] = {side: [pl.entry for pl in places if pl.side == side]
-                             for side in ("NS", "EW")}  # fmt: skip
+        # the two sides of a Swiss table: two pairs, or two players head to head (N and E);
+        # each for himself (the free-for-all) has no flag told in words
+        sides[pairing.pk] = {"NS": [pl.entry for pl in pairing.north_south],
+                             "EW": [pl.entry for pl in pairing.east_west]}  # fmt: skip
     # a team match's flags belong to the teams, not to the pairs at its tables: labels only
     teams = round_.tournament.format == round_.tournament.Format.TEAMS
     flagged = [] if teams else [p for p in tables if TOLD & set(p.flags)]

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts import roles
@@ -167,6 +168,16 @@ def test_a_muggins_evening_head_to_head_seats_two_a_table_and_ranks_by_the_match
         assert frozenset(pairing.places.values_list("entry_id", flat=True)) not in met_before
     assert {e.pk for e in entries} == set(
         PairingEntry.objects.filter(round=second).values_list("entry_id", flat=True))
+
+    # the organiser's round page tells why each table came out so (floats between the score
+    # groups of 3 winners and 3 losers), with the players' names
+    flags = {f for p in second.pairings.all() for f in p.flags}
+    assert flags & {"float_up", "float_down"}
+    web = Client()
+    web.force_login(organiser)
+    page = web.get(f"/manage/{tournament.pk}/rounds/2/")
+    assert page.status_code == 200
+    assert "a float of 2" in page.content.decode() or "разница 2" in page.content.decode()
 
 
 # --- each for himself ---------------------------------------------------------------------------
