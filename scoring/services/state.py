@@ -107,6 +107,22 @@ def _clean_record(deal: Any, keys: frozenset[str] = DEAL_KEYS) -> dict[str, Any]
     return record
 
 
+def clean_records(deals: Sequence[Any], keys: frozenset[str]) -> list[dict[str, Any]]:
+    """Each deal of a whole protocol cleaned (``_clean_record``); a refusal names its deal."""
+    records = []
+    for i, deal in enumerate(deals):
+        try:
+            records.append(_clean_record(deal, keys))
+        except DealRefused as err:
+            raise DealRefused([
+                {**item, "field": f"deals.{i}" + (f".{item['field']}" if item["field"] else ""),
+                 "n": i + 1,
+                 "message": _("Deal %(n)s: %(message)s") % {"n": i + 1, "message": item["message"]}}
+                for item in err.errors
+            ]) from err
+    return records
+
+
 def _game_record(match: Match, deal: Any) -> dict[str, Any]:
     """``deal`` cleaned as a record of the match's game (only that game's keys)."""
     return _clean_record(deal, deal_keys(match.get_rules()))
