@@ -13,7 +13,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from config.inputs import BadJSON, load_json
-from scoring.sheet import seat_label
+from scoring.sheet import seat_label, side_label
 
 RESULT_CHOICES = [
     ("domino", _("domino")),
@@ -23,9 +23,16 @@ RESULT_CHOICES = [
 MODE_CHOICES = [("tiles", _("tiles")), ("pips", _("pips"))]
 
 
+def number_input(**attrs: Any) -> forms.TextInput:
+    """A field for a whole number typed on a phone's or a laptop's digits: no spinner, no «e»."""
+    return forms.TextInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*",
+                                  "autocomplete": "off", **attrs})
+
+
 class DealForm(forms.Form):
     result = forms.ChoiceField(label=_("Result"), choices=RESULT_CHOICES,
-                               widget=forms.RadioSelect)
+                               widget=forms.RadioSelect,
+                               error_messages={"required": _("Choose how the deal ended.")})
     by = forms.ChoiceField(label=_("Who went out"), required=False, widget=forms.RadioSelect)
     leader = forms.CharField(required=False, max_length=1, widget=forms.HiddenInput)
     mode = forms.ChoiceField(label=_("Hands written as"), choices=MODE_CHOICES, initial="tiles",
@@ -35,9 +42,16 @@ class DealForm(forms.Form):
     expected_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, seats: tuple[str, ...] = ("N", "E", "S", "W"),
-                 **kwargs: Any) -> None:
+                 sides: tuple[str, ...] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seats = seats
+        self.sides = sides
+        for side in sides:
+            # what the referee announced for each side, when he does (RULES.md section 5)
+            self.fields[f"declared_{side}"] = forms.IntegerField(
+                label=side_label(side), required=False, min_value=0, max_value=9999,
+                widget=number_input(placeholder="—"),
+            )  # fmt: skip
         self.fields["by"].choices = [("", "—")] + [(s, seat_label(s)) for s in seats]
         for seat in seats:
             self.fields[f"hand_{seat}"] = forms.CharField(
@@ -54,6 +68,15 @@ class DealForm(forms.Form):
 
     def hand_fields(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
         return [(s, self[f"hand_{s}"], self[f"pips_{s}"]) for s in self.seats]
+
+    def declared_fields(self) -> list[forms.BoundField]:
+        return [self[f"declared_{side}"] for side in self.sides]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("result") == "domino" and not data.get("by"):
+            self.add_error("by", _("Choose who went out."))
+        return data
 
     def deal(self) -> dict[str, Any]:
         """The contract's deal for the cleaned data (call after ``is_valid()``)."""
@@ -79,6 +102,11 @@ class DealForm(forms.Form):
                 deal["hands"] = hands
         if data.get("time_up"):
             deal["time_up"] = True
+        declared = {side: data[f"declared_{side}"] for side in self.sides
+                    if data.get(f"declared_{side}") is not None}
+        if declared:
+            # a side left blank announced nothing: 0 (RULES.md section 12)
+            deal["declared"] = {side: declared.get(side, 0) for side in self.sides}
         return deal
 
 
