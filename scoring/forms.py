@@ -7,6 +7,7 @@ legal is for the services to say, through the rules engine; a form never judges 
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -110,6 +111,25 @@ class DealForm(forms.Form):
         return deal
 
 
+class CorrectionDealForm(DealForm):
+    """One deal of a protocol being corrected, in the tile picker (``static/js/correction.js``
+    reads it into the protocol; the page posts the whole protocol as ``CorrectionForm``): the
+    referee's fields, and the leader, the lead tile and the finishing tiles, which the desk may
+    have to put right too."""
+
+    leader = forms.ChoiceField(label=_("Led"), required=False)  # type: ignore[assignment]
+    lead_tile = forms.CharField(label=_("Lead tile"), required=False, max_length=20,
+                                widget=forms.TextInput(attrs={"placeholder": "6:4"}))
+    last_tiles = forms.CharField(label=_("Finishing tile"), required=False, max_length=20,
+                                 widget=forms.TextInput(attrs={"placeholder": "5:0"}))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["leader"].choices = [("", "—")] + [(s, seat_label(s)) for s in self.seats]
+        for name in ("client_id", "expected_version"):
+            del self.fields[name]
+
+
 class SubmitForm(forms.Form):
     expected_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
@@ -136,6 +156,11 @@ class CorrectionForm(forms.Form):
                             widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}))
     reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
     expected_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    @staticmethod
+    def lines(records: list[Any]) -> str:
+        """Deal records as the field holds them: one JSON object per line."""
+        return "\n".join(json.dumps(r, ensure_ascii=False) for r in records)
 
     def clean_deals(self) -> list[Any]:
         out = []

@@ -119,6 +119,7 @@ PAGES = {
     "scoring:pin": DESK,
     "scoring:confirm": DESK,
     "scoring:correct": CORRECTORS,
+    "scoring:correct_preview": CORRECTORS,
     "tournaments:manage_create": ORGANISERS,
     "tournaments:manage_archive_import": ORGANISERS,
     "tournaments:manage_setup": THIS_EVENT,
@@ -299,8 +300,8 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     t, e = w["t"].pk, w["e"]
     deal = deal_form(w["deals"][1])
     if name.startswith("scoring:") and name != "scoring:create":
-        match = {"scoring:confirm": w["m2"], "scoring:pin": w["m2"],
-                 "scoring:correct": w["m3"]}.get(name, w["m1"])  # fmt: skip
+        match = {"scoring:confirm": w["m2"], "scoring:pin": w["m2"], "scoring:correct": w["m3"],
+                 "scoring:correct_preview": w["m3"]}.get(name, w["m1"])  # fmt: skip
         url = reverse(name, args=[match])
         if name == "scoring:amend":
             deal = deal_form(w["deals"][0])
@@ -309,6 +310,7 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             "scoring:confirm": {},
             "scoring:correct": {"deals": "\n".join(json.dumps(d) for d in w["deals"]),
                                 "reason": "опечатка"},
+            "scoring:correct_preview": {"deals": "\n".join(json.dumps(d) for d in w["deals"])},
         }.get(name, deal)  # fmt: skip
         return url, data
     kwargs: dict[str, Any] = {"pk": t}
@@ -484,6 +486,7 @@ NOTHING_TO_DO = {
     "POST /api/v1/tournaments/{id}/close/",
     "POST /api/v1/tournaments/{id}/rounds/",
     "scoring:preview",
+    "scoring:correct_preview",  # the protocol judged again, nothing stored
     "tournaments:manage_round_action[finish]",
     "tournaments:manage_close",
     "tournaments:manage_pair",
