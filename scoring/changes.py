@@ -64,6 +64,11 @@ class Line:
         return bool(self.errors) and not self.expected
 
     @property
+    def scored(self) -> list[Cell]:
+        """The sides this deal writes something for."""
+        return [cell for cell in self.cells if cell.amount]
+
+    @property
     def accept_json(self) -> str:
         return json.dumps(self.expected or {})
 
@@ -99,6 +104,11 @@ class Comparison:
     @property
     def changed(self) -> list[Line]:
         return [line for line in self.lines if line.status != "same"]
+
+    @property
+    def refused(self) -> bool:
+        """A deal is refused for anything but its written amount."""
+        return any(line.refused for line in self.lines)
 
     @property
     def changes(self) -> int:

@@ -21,6 +21,9 @@ urlpatterns = [
     path("matches/<int:pk>/correct/preview/", views.CorrectPreviewView.as_view(),
          name="correct_preview"),
     path("matches/<int:pk>/history/", views.HistoryView.as_view(), name="history"),
+    path("matches/<int:pk>/transcribe/", views.TranscribeView.as_view(), name="transcribe"),
+    path("matches/<int:pk>/transcribe/preview/", views.TranscribePreviewView.as_view(),
+         name="transcribe_preview"),
     path("matches/<int:pk>/print/", views.PrintView.as_view(), name="print"),
     path("matches/<int:pk>/protocol.pdf", views.PdfView.as_view(), name="pdf"),
 ]

@@ -41,7 +41,7 @@ from config.tests.test_schemathesis import OPERATIONS
 from config.tests.test_security import post_pages, walk
 from scoring import services as scoring
 from scoring.models import Deal, Match, MatchVersion
-from scoring.tests.helpers import sport_deals
+from scoring.tests.helpers import paper_rows, sport_deals
 from tournaments import discipline
 from tournaments.models import (
     Club,
@@ -120,6 +120,8 @@ PAGES = {
     "scoring:confirm": DESK,
     "scoring:correct": CORRECTORS,
     "scoring:correct_preview": CORRECTORS,
+    "scoring:transcribe": DESK,
+    "scoring:transcribe_preview": DESK,
     "tournaments:manage_create": ORGANISERS,
     "tournaments:manage_archive_import": ORGANISERS,
     "tournaments:manage_setup": THIS_EVENT,
@@ -311,6 +313,8 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             "scoring:correct": {"deals": "\n".join(json.dumps(d) for d in w["deals"]),
                                 "reason": "опечатка"},
             "scoring:correct_preview": {"deals": "\n".join(json.dumps(d) for d in w["deals"])},
+            "scoring:transcribe": paper_rows(w["deals"][1:2]),
+            "scoring:transcribe_preview": paper_rows(w["deals"][1:2]),
         }.get(name, deal)  # fmt: skip
         return url, data
     kwargs: dict[str, Any] = {"pk": t}
@@ -487,6 +491,7 @@ NOTHING_TO_DO = {
     "POST /api/v1/tournaments/{id}/rounds/",
     "scoring:preview",
     "scoring:correct_preview",  # the protocol judged again, nothing stored
+    "scoring:transcribe_preview",
     "tournaments:manage_round_action[finish]",
     "tournaments:manage_close",
     "tournaments:manage_pair",
@@ -706,6 +711,7 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     "scoring:submit": (MATCH, MATCH),
     "scoring:confirm": (MATCH, MATCH),
     "scoring:correct": (Sees({"chief", "root"}, knows=TABLE),) * 2,
+    "scoring:transcribe": (Sees(DESK, knows=TABLE),) * 2,
     "scoring:history": (MATCH, MATCH),
     "scoring:print": (MATCH, MATCH),
     "scoring:pdf": (MATCH, MATCH),

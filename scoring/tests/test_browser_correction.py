@@ -60,9 +60,9 @@ def tap(page: Any, seat: str, tile: str) -> None:
 
 def judged(page: Any) -> None:
     """Waits for the protocol judged again after the last tap."""
-    page.wait_for_function("!document.getElementById('review').classList.contains('busy')")
+    page.wait_for_function("() => !document.getElementById('review').classList.contains('busy')")
     page.wait_for_timeout(400)
-    page.wait_for_function("!document.getElementById('review').classList.contains('busy')")
+    page.wait_for_function("() => !document.getElementById('review').classList.contains('busy')")
 
 
 @pytest.mark.django_db(transaction=True)

@@ -14,6 +14,7 @@ The pages are grouped in modules; this package re-exports their views for ``scor
     correction      the chief referee's correction: the tile picker, the protocol judged again
     history         the history of versions, each change as people read it
     printing        the print page and the PDF
+    transcription   the desk's copy of a paper protocol, row by row on a keyboard
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from scoring.views.match_view import MatchView, form_errors, verdict_context, wa
 from scoring.views.matches import MatchCreateView, MatchListView
 from scoring.views.printing import PdfView, PrintView, blank_copy, qr_svg
 from scoring.views.referee_page import DeleteLastView, PreviewView, RecordView, SheetView
+from scoring.views.transcription import TranscribePreviewView, TranscribeView
 
 __all__ = [
     "ConfirmView",
@@ -42,6 +44,8 @@ __all__ = [
     "RecordView",
     "SheetView",
     "SubmitView",
+    "TranscribePreviewView",
+    "TranscribeView",
     "blank_copy",
     "form_errors",
     "qr_svg",
