@@ -71,7 +71,7 @@ class DealForm(forms.Form):
     def hand_fields(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
         return [(s, self[f"hand_{s}"], self[f"pips_{s}"]) for s in self.seats]
 
-    def declared_fields(self) -> list[forms.BoundField]:
+    def declared_inputs(self) -> list[forms.BoundField]:
         return [self[f"declared_{side}"] for side in self.sides]
 
     def clean(self) -> dict[str, Any]:
