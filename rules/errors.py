@@ -83,8 +83,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Объявлено {declared}, а по правилам записывается {expected}",
     ),
     "too_many_deals": (
-        "A match holds at most {limit} deals under these rules",
-        "По этим правилам в партии не больше {limit} раздач",
+        "A match holds at most {limit} {limit|deal|deals} under these rules",
+        "По этим правилам в партии не больше {limit} {limit|раздачи|раздач|раздач}",
     ),
     "deal_after_end": (
         "The match is already over ({detail}); no more deals can be recorded",

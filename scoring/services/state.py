@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from config.inputs import BadJSON, check_json
 from rules import DealVerdict, MatchState
@@ -135,7 +136,8 @@ def _check_deal_count(rules: AnyRules, count: int, field: str | None = None) -> 
     if count > limit:
         raise DealRefused.one(
             "too_many_deals",
-            _("A match holds at most %(limit)s deals under these rules.")
+            ngettext("A match holds at most %(limit)s deal under these rules.",
+                     "A match holds at most %(limit)s deals under these rules.", limit)
             % {"limit": limit},
             field,
         )  # fmt: skip
