@@ -237,11 +237,14 @@ def _line(index: int, deal: ReviewedDeal, seats: list[str], sides: list[str]) ->
         cells.append(cell)
     leader = record.get("leader") or deal.rules_leader or getattr(verdict, "leader", None) or ""
     result = str(record.get("result", ""))
+    by = str(record.get("by") or "") if result != "redeal" else ""
+    moves = getattr(verdict, "moves", None) or []
+    if not by and result == "domino" and moves:  # a fives line of play: its last move went out
+        by = str(moves[-1].get("seat") or "")
     return Line(
         index=index, n=deal.n, record=record, leader=str(leader), result=result,
         result_label=str(result_label(result)),
-        by=str(record.get("by") or "") if result != "redeal" else "",
-        hands=hands_text(record, seats), cells=cells, errors=deal.errors,
+        by=by, hands=hands_text(record, seats), cells=cells, errors=deal.errors,
         expected={s: int(verdict.recorded.get(s, 0)) for s in sides}
         if deal.written_differs else None,
     )  # fmt: skip
