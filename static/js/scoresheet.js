@@ -41,6 +41,30 @@
   function handField(seat) { return form.elements["hand_" + seat]; }
   function pipsField(seat) { return form.elements["pips_" + seat]; }
 
+  // Fewer taps and swipes: a seat tapped under «Who went out» before the result means a domino,
+  // and once the result and who went out are known the hands and the tiles come into sight.
+  function bringIntoSight(element) {
+    // the cards at the top and the tile picker's last row above the bar at the bottom
+    var top = element.getBoundingClientRect().top;
+    var low = grid.getBoundingClientRect().bottom;
+    var limit = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0);
+    if (top < 0 || (low > limit && top > 8)) {
+      window.scrollBy({ top: top - 4, behavior: "auto" });  // at once: no tap lands mid-scroll
+    }
+  }
+  form.addEventListener("change", function (event) {
+    var name = event.target.name;
+    if (name === "by" && !value("result") && event.target.value) {
+      var domino = form.querySelector('input[name="result"][value="domino"]');
+      domino.checked = true;
+      changed();
+    }
+    var result = value("result");
+    var ready = (name === "by" && result === "domino" && value("by")) ||
+      (name === "result" && (result === "fish" || result === "redeal"));
+    if (ready) bringIntoSight(root.querySelector(".hands"));
+  });
+
   // «Accept the rules' amount» under an announced amount the rules do not give.
   verdictBox.addEventListener("click", function (event) {
     var button = event.target.closest(".accept-rules");
@@ -142,6 +166,8 @@
     form.action = root.dataset.saveUrl;
     root.classList.remove("amending");
     picker.reset();
+    // the next deal starts at its first question, not where the last one ended
+    root.scrollIntoView({ block: "start" });
   }
 
   function applyServerState(data) {
