@@ -6,8 +6,9 @@
     └── Conflict        (409) the match changed (stale version) or is in the wrong state
 
 Each error item has the API's shape: ``{"code", "message", "field"}`` plus, for the engine's
-problems, ``seat``, ``tile`` and ``expected`` where known. Views and the API turn them into
-answers; anything else a service raises is a bug.
+problems, ``seat``, ``tile``, ``expected`` and ``declared`` where known (and ``n``, the deal, in a
+whole protocol's). Views and the API turn them into answers; anything else a service raises is a
+bug.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def problem_item(problem: Problem, prefix: str | None = None) -> ErrorItem:
         "message": problem.message(current_lang()),
         "field": None if field is None else str(field),
     }
-    for key in ("seat", "tile", "expected"):
+    for key in ("seat", "tile", "expected", "declared"):
         if key in extra:
             item[key] = extra[key]
     return item

@@ -7,13 +7,15 @@ legal is for the services to say, through the rules engine; a form never judges 
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from config.inputs import BadJSON, load_json
-from scoring.sheet import seat_label
+from scoring.sheet import seat_label, side_label
 
 RESULT_CHOICES = [
     ("domino", _("domino")),
@@ -23,9 +25,16 @@ RESULT_CHOICES = [
 MODE_CHOICES = [("tiles", _("tiles")), ("pips", _("pips"))]
 
 
+def number_input(**attrs: Any) -> forms.TextInput:
+    """A field for a whole number typed on a phone's or a laptop's digits: no spinner, no «e»."""
+    return forms.TextInput(attrs={"inputmode": "numeric", "pattern": "[0-9]*",
+                                  "autocomplete": "off", **attrs})
+
+
 class DealForm(forms.Form):
     result = forms.ChoiceField(label=_("Result"), choices=RESULT_CHOICES,
-                               widget=forms.RadioSelect)
+                               widget=forms.RadioSelect,
+                               error_messages={"required": _("Choose how the deal ended.")})
     by = forms.ChoiceField(label=_("Who went out"), required=False, widget=forms.RadioSelect)
     leader = forms.CharField(required=False, max_length=1, widget=forms.HiddenInput)
     mode = forms.ChoiceField(label=_("Hands written as"), choices=MODE_CHOICES, initial="tiles",
@@ -35,9 +44,16 @@ class DealForm(forms.Form):
     expected_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, seats: tuple[str, ...] = ("N", "E", "S", "W"),
-                 **kwargs: Any) -> None:
+                 sides: tuple[str, ...] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seats = seats
+        self.sides = sides
+        for side in sides:
+            # what the referee announced for each side, when he does (RULES.md section 5)
+            self.fields[f"declared_{side}"] = forms.IntegerField(
+                label=side_label(side), required=False, min_value=0, max_value=9999,
+                widget=number_input(placeholder="—"),
+            )  # fmt: skip
         self.fields["by"].choices = [("", "—")] + [(s, seat_label(s)) for s in seats]
         for seat in seats:
             self.fields[f"hand_{seat}"] = forms.CharField(
@@ -54,6 +70,15 @@ class DealForm(forms.Form):
 
     def hand_fields(self) -> list[tuple[str, forms.BoundField, forms.BoundField]]:
         return [(s, self[f"hand_{s}"], self[f"pips_{s}"]) for s in self.seats]
+
+    def declared_inputs(self) -> list[forms.BoundField]:
+        return [self[f"declared_{side}"] for side in self.sides]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("result") == "domino" and not data.get("by"):
+            self.add_error("by", _("Choose who went out."))
+        return data
 
     def deal(self) -> dict[str, Any]:
         """The contract's deal for the cleaned data (call after ``is_valid()``)."""
@@ -79,7 +104,133 @@ class DealForm(forms.Form):
                 deal["hands"] = hands
         if data.get("time_up"):
             deal["time_up"] = True
+        declared = {side: data[f"declared_{side}"] for side in self.sides
+                    if data.get(f"declared_{side}") is not None}
+        if declared:
+            # a side left blank announced nothing: 0 (RULES.md section 12)
+            deal["declared"] = {side: declared.get(side, 0) for side in self.sides}
         return deal
+
+
+class CorrectionDealForm(DealForm):
+    """One deal of a protocol being corrected, in the tile picker (``static/js/correction.js``
+    reads it into the protocol; the page posts the whole protocol as ``CorrectionForm``): the
+    referee's fields, and the leader, the lead tile and the finishing tiles, which the desk may
+    have to put right too."""
+
+    leader = forms.ChoiceField(label=_("Led"), required=False)  # type: ignore[assignment]
+    lead_tile = forms.CharField(label=_("Lead tile"), required=False, max_length=20,
+                                widget=forms.TextInput(attrs={"placeholder": "6:4"}))
+    last_tiles = forms.CharField(label=_("Finishing tile"), required=False, max_length=20,
+                                 widget=forms.TextInput(attrs={"placeholder": "5:0"}))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["leader"].choices = [("", "—")] + [(s, seat_label(s)) for s in self.seats]
+        for name in ("client_id", "expected_version"):
+            del self.fields[name]
+
+
+#: a tile written on paper: "6:4", "6-4", "6.4", "6/4" (a keyboard's digits and a separator)
+_PAPER_TILE = re.compile(r"^([0-6])[:\-./|]([0-6])$")
+
+
+class PaperDealForm(forms.Form):
+    """One deal as written on a paper protocol (the desk's copy, ``scoring.views.transcription``):
+    how it ended, who went out, the points written for each side, and what was left in each
+    hand — tiles ("6:4 2:0", "6-4 2.0"), or one number, the hand's pips. A row left blank is
+    no deal. The rules judge the deal; the form only reads it."""
+
+    result = forms.ChoiceField(label=_("Result"), required=False,
+                               choices=[("", "—"), *RESULT_CHOICES])
+    by = forms.ChoiceField(label=_("Who went out"), required=False)
+    time_up = forms.BooleanField(label=_("Time"), required=False)
+    key = forms.UUIDField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, seats: tuple[str, ...] = ("N", "E", "S", "W"),
+                 sides: tuple[str, ...] = ("NS", "EW"), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats, self.sides = seats, sides
+        self.fields["by"].choices = [("", "—")] + [(s, seat_label(s)) for s in seats]
+        for side in sides:
+            self.fields[f"written_{side}"] = forms.IntegerField(
+                label=_("Written %(side)s") % {"side": side_label(side)}, required=False,
+                min_value=0, max_value=9999, widget=number_input(size=4),
+            )  # fmt: skip
+            # what the paper said, kept when the desk accepts the rules' amount instead
+            self.fields[f"paper_{side}"] = forms.IntegerField(
+                required=False, min_value=0, max_value=9999, widget=forms.HiddenInput)
+        for seat in seats:
+            self.fields[f"hand_{seat}"] = forms.CharField(
+                label=_("Hand %(seat)s") % {"seat": seat_label(seat)}, required=False,
+                max_length=60,
+                widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false",
+                                              "size": 9}),
+            )  # fmt: skip
+
+    def written(self) -> list[forms.BoundField]:
+        return [self[f"written_{side}"] for side in self.sides]
+
+    def hands(self) -> list[forms.BoundField]:
+        return [self[f"hand_{seat}"] for seat in self.seats]
+
+    def papers(self) -> list[forms.BoundField]:
+        return [self[f"paper_{side}"] for side in self.sides]
+
+    def is_blank(self) -> bool:
+        data = getattr(self, "cleaned_data", {})
+        return not any(v for k, v in data.items() if k != "key")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not data.get("result") and any(v for k, v in data.items() if k != "key"):
+            self.add_error("result", _("Choose how the deal ended."))
+        elif data.get("result") == "domino" and not data.get("by"):
+            self.add_error("by", _("Choose who went out."))
+        return data
+
+    def deal(self) -> dict[str, Any]:
+        """The contract's deal (call after ``is_valid()`` on a row that is not blank)."""
+        data = self.cleaned_data
+        deal: dict[str, Any] = {"result": data["result"]}
+        if data.get("by") and data["result"] != "redeal":
+            deal["by"] = data["by"]
+        hands: dict[str, str] = {}
+        pips: dict[str, int] = {}
+        for seat in self.seats:
+            text = " ".join(data.get(f"hand_{seat}", "").split())
+            if text.isdecimal():
+                pips[seat] = int(text)
+            elif text:
+                hands[seat] = " ".join(_paper_tile(token) for token in text.split())
+        if hands:
+            deal["hands"] = hands
+        if pips:
+            deal["pips"] = pips
+        written = {side: data[f"written_{side}"] for side in self.sides
+                   if data.get(f"written_{side}") is not None}
+        if written:
+            deal["declared"] = {side: written.get(side, 0) for side in self.sides}
+        if data.get("time_up"):
+            deal["time_up"] = True
+        return deal
+
+    def note(self) -> str:
+        """For the deal's history: the paper's amounts the desk replaced by the rules'."""
+        data = self.cleaned_data
+        changed = [(side, data[f"paper_{side}"], data.get(f"written_{side}") or 0)
+                   for side in self.sides if data.get(f"paper_{side}") is not None
+                   and data[f"paper_{side}"] != (data.get(f"written_{side}") or 0)]
+        return "; ".join(
+            _("on paper %(side)s %(paper)s, accepted by the rules %(rules)s")
+            % {"side": side_label(side), "paper": paper, "rules": rules}
+            for side, paper, rules in changed
+        )
+
+
+def _paper_tile(token: str) -> str:
+    match = _PAPER_TILE.match(token)
+    return f"{match[1]}:{match[2]}" if match else token
 
 
 class SubmitForm(forms.Form):
@@ -108,6 +259,11 @@ class CorrectionForm(forms.Form):
                             widget=forms.Textarea(attrs={"rows": 12, "spellcheck": "false"}))
     reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
     expected_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+    @staticmethod
+    def lines(records: list[Any]) -> str:
+        """Deal records as the field holds them: one JSON object per line."""
+        return "\n".join(json.dumps(r, ensure_ascii=False) for r in records)
 
     def clean_deals(self) -> list[Any]:
         out = []

@@ -143,9 +143,13 @@ def _hand_text(record: dict[str, Any], seat: str) -> str:
     return ""
 
 
-def build_rows(deals: Iterable[Any], sides: Sequence[str], seats: Sequence[str]) -> list[Row]:
-    """Rows from stored deals: anything with ``n``, ``record`` and ``verdict`` (the contract's)."""
+def build_rows(deals: Iterable[Any], sides: Sequence[str], seats: Sequence[str],
+               first_leader: str | None = None) -> list[Row]:
+    """Rows from stored deals: anything with ``n``, ``record`` and ``verdict`` (the contract's).
+    A record that does not name its leader (a paper protocol copied in) shows the seat the
+    rules named: ``first_leader``, then the verdict before's ``next_leader``."""
     rows = []
+    named = first_leader
     for deal in deals:
         record, verdict = deal.record, deal.verdict
         recorded = verdict.get("recorded") or {}
@@ -158,6 +162,8 @@ def build_rows(deals: Iterable[Any], sides: Sequence[str], seats: Sequence[str])
             leader = leader or moves[0].get("seat")
             if result == "domino":
                 by = by or moves[-1].get("seat")
+        leader = leader or named
+        named = verdict.get("next_leader")
         rows.append(Row(
             n=deal.n,
             leader=str(leader or ""),
@@ -203,7 +209,8 @@ def build_sheet(match: Any, deals: Iterable[Any], url: str = "",
                  ", ".join(names[s] for s in seats if side_of[s] == side and names[s]))
         for side in sides
     ]
-    rows = build_rows(deals, sides, seats)
+    lead = str(getattr(rules, "first_lead", ""))
+    rows = build_rows(deals, sides, seats, lead[5:] if lead.startswith("seat_") else None)
     totals = match.totals or {}
     winner = match.winner
     if winner == "draw":

@@ -18,7 +18,12 @@ urlpatterns = [
     path("matches/<int:pk>/confirm/", views.ConfirmView.as_view(), name="confirm"),
     path("matches/<int:pk>/pin/", views.PinView.as_view(), name="pin"),
     path("matches/<int:pk>/correct/", views.CorrectView.as_view(), name="correct"),
+    path("matches/<int:pk>/correct/preview/", views.CorrectPreviewView.as_view(),
+         name="correct_preview"),
     path("matches/<int:pk>/history/", views.HistoryView.as_view(), name="history"),
+    path("matches/<int:pk>/transcribe/", views.TranscribeView.as_view(), name="transcribe"),
+    path("matches/<int:pk>/transcribe/preview/", views.TranscribePreviewView.as_view(),
+         name="transcribe_preview"),
     path("matches/<int:pk>/print/", views.PrintView.as_view(), name="print"),
     path("matches/<int:pk>/protocol.pdf", views.PdfView.as_view(), name="pdf"),
 ]

@@ -19,7 +19,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from rules import Judge
+from rules import Judge, make_rules
 from rules.simulate import play_deal, play_match
 from scoring import services as scoring
 from scoring.models import Match
@@ -115,6 +115,42 @@ def finish_match(match: Match, user: Any, rng: random.Random) -> None:
             scoring.record_deal(match.pk, record, user)
 
 
+def tile_to_move(match: Match) -> tuple[int, str, str, str]:
+    """A domino of ``match`` where a loser holds two tiles or more: (its index, that seat, the
+    finisher's partner, the loser's first tile), for a correction that keeps the deal legal."""
+    partner = {"N": "S", "S": "N", "E": "W", "W": "E"}
+    for i, deal in enumerate(d.record for d in match.deals.order_by("n")):
+        hands = deal.get("hands") or {}
+        if deal["result"] != "domino" or partner[deal["by"]] not in hands:
+            continue
+        for seat, tiles in hands.items():
+            if seat != partner[deal["by"]] and len(tiles.split()) > 1:
+                return i, seat, partner[deal["by"]], tile_name(tiles.split()[0])
+    raise AssertionError("no such deal")
+
+
+def type_paper(page: Any, deals: list[dict[str, Any]]) -> None:
+    """A paper protocol typed at the desk's keyboard, deal 3's amount 10 too many."""
+    verdicts = Judge(make_rules("sport")).fold(deals).deals
+    page.focus('select[name="row-0-result"]')
+    keys = {"domino": "d", "fish": "f", "redeal": "r"}
+    for i, (deal, verdict) in enumerate(zip(deals, verdicts, strict=True)):
+        page.keyboard.press(keys[deal["result"]])
+        page.keyboard.press("Tab")
+        if deal.get("by") and deal["result"] != "redeal":
+            page.keyboard.press(deal["by"].lower())
+        page.keyboard.press("Tab")
+        for side in ("NS", "EW"):
+            amount = verdict.recorded[side] + (10 if i == 2 and verdict.recorded[side] else 0)
+            if amount:
+                page.keyboard.type(str(amount))
+            page.keyboard.press("Tab")
+        for seat in "NESW":
+            page.keyboard.type((deal.get("hands") or {}).get(seat, "").replace(":", "-"))
+            page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+
+
 @pytest.fixture
 def demo(db: Any) -> Tournament:
     call_command("seed_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
@@ -163,6 +199,16 @@ def test_referee_guide(browser: Any, live_server: Any, demo: Tournament, lang: s
         page.wait_for_selector("#verdict .verdict.ok")
         page.locator("#tile-grid").scroll_into_view_if_needed()
         shot(page, "referee-tile-picker", lang)
+        # the points announced at the table, one too many: the rules' amount is one tap away
+        written = Judge(empty.get_rules()).fold([deal]).deals[0].recorded
+        side = next(s for s, amount in written.items() if amount)
+        page.click("details.declared summary")
+        page.fill(f'input[name="declared_{side}"]', str(written[side] + 10))
+        page.wait_for_selector("#verdict .accept-rules")
+        page.evaluate("() => document.querySelector('.time-up').scrollIntoView({block: 'start'})")
+        shot(page, "referee-announced", lang)
+        page.click("#verdict .accept-rules")
+        page.wait_for_selector("#verdict .verdict.ok")
         page.click("#save-deal")
         page.wait_for_selector('#protocol tr[data-n="1"]')
         assert Match.objects.get(pk=empty.pk).deals.count() == 1
@@ -216,17 +262,37 @@ def test_chief_referee_guide(browser: Any, live_server: Any, demo: Tournament, l
         assert Match.objects.get(pk=waiting.pk).status == Match.Status.CONFIRMED
         assert text["confirmed"] in page.inner_text(".messages")
 
-        # a correction: the same deals, with the reason written down
+        # a correction with the tile picker: a tile of one hand was really in the partner's
+        index, loser, partner, tile = tile_to_move(waiting)
         page.goto(f"{live_server.url}/matches/{waiting.pk}/correct/")
-        assert page.input_value("#correct-form textarea[name=deals]").strip()
+        page.click(f'.pick[data-index="{index}"]')
+        page.click(f'#deal-editor .seat-tab[data-seat="{loser}"]')
+        page.click(f'#deal-editor #tile-grid .tile[data-tile="{tile}"]')
+        page.click(f'#deal-editor .seat-tab[data-seat="{partner}"]')
+        page.click(f'#deal-editor #tile-grid .tile[data-tile="{tile}"]')
+        page.wait_for_selector(f'#review tr.deal.status-changed[data-index="{index}"]')
         page.fill("#correct-form textarea[name=reason]", "Проверка протокола по жалобе капитана")
+        page.locator(f'#review tr.deal[data-index="{index}"]').scroll_into_view_if_needed()
         shot(page, "chief-correct", lang)
         with page.expect_navigation():
-            page.click("#correct-form button[type=submit]")
+            page.click("#save-correction")
         assert Match.objects.get(pk=waiting.pk).status == Match.Status.CONFIRMED
-        page.goto(f"{live_server.url}/matches/{waiting.pk}/history/")
         assert "Проверка протокола по жалобе капитана" in page.inner_text("main")
+        assert page.locator('.history li[data-action="correct"] tr.status-changed').count() >= 1
         shot(page, "chief-history", lang)
+
+        # a paper protocol copied in at the desk: table 5 played on paper, one slip in deal 3
+        draft = Match.objects.get(pairing__round=round4, status=Match.Status.DRAFT)
+        page.goto(f"{live_server.url}/matches/{draft.pk}/")
+        page.click("#transcribe-link")
+        type_paper(page, play_match(draft.get_rules(), random.Random(21), style="tiles"))
+        page.wait_for_selector("tr.paper-row.differs")
+        shot(page, "chief-transcribe", lang, full=True)
+        page.click("tr.paper-row.differs .accept-rules")
+        page.wait_for_function("() => !document.querySelector('tr.paper-row.differs')")
+        with page.expect_navigation():
+            page.click("#save-paper")
+        assert Match.objects.get(pk=draft.pk).finished
 
         # discipline: the yellow card of round 2 is listed; record a deduction
         page.goto(f"{live_server.url}/manage/{demo.pk}/discipline/")

@@ -41,7 +41,7 @@ from config.tests.test_schemathesis import OPERATIONS
 from config.tests.test_security import post_pages, walk
 from scoring import services as scoring
 from scoring.models import Deal, Match, MatchVersion
-from scoring.tests.helpers import sport_deals
+from scoring.tests.helpers import paper_rows, sport_deals
 from tournaments import discipline
 from tournaments.models import (
     Club,
@@ -119,6 +119,9 @@ PAGES = {
     "scoring:pin": DESK,
     "scoring:confirm": DESK,
     "scoring:correct": CORRECTORS,
+    "scoring:correct_preview": CORRECTORS,
+    "scoring:transcribe": DESK,
+    "scoring:transcribe_preview": DESK,
     "tournaments:manage_create": ORGANISERS,
     "tournaments:manage_archive_import": ORGANISERS,
     "tournaments:manage_setup": THIS_EVENT,
@@ -299,8 +302,8 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     t, e = w["t"].pk, w["e"]
     deal = deal_form(w["deals"][1])
     if name.startswith("scoring:") and name != "scoring:create":
-        match = {"scoring:confirm": w["m2"], "scoring:pin": w["m2"],
-                 "scoring:correct": w["m3"]}.get(name, w["m1"])  # fmt: skip
+        match = {"scoring:confirm": w["m2"], "scoring:pin": w["m2"], "scoring:correct": w["m3"],
+                 "scoring:correct_preview": w["m3"]}.get(name, w["m1"])  # fmt: skip
         url = reverse(name, args=[match])
         if name == "scoring:amend":
             deal = deal_form(w["deals"][0])
@@ -309,6 +312,9 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             "scoring:confirm": {},
             "scoring:correct": {"deals": "\n".join(json.dumps(d) for d in w["deals"]),
                                 "reason": "опечатка"},
+            "scoring:correct_preview": {"deals": "\n".join(json.dumps(d) for d in w["deals"])},
+            "scoring:transcribe": paper_rows(w["deals"][1:2]),
+            "scoring:transcribe_preview": paper_rows(w["deals"][1:2]),
         }.get(name, deal)  # fmt: skip
         return url, data
     kwargs: dict[str, Any] = {"pk": t}
@@ -484,6 +490,8 @@ NOTHING_TO_DO = {
     "POST /api/v1/tournaments/{id}/close/",
     "POST /api/v1/tournaments/{id}/rounds/",
     "scoring:preview",
+    "scoring:correct_preview",  # the protocol judged again, nothing stored
+    "scoring:transcribe_preview",
     "tournaments:manage_round_action[finish]",
     "tournaments:manage_close",
     "tournaments:manage_pair",
@@ -703,6 +711,7 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     "scoring:submit": (MATCH, MATCH),
     "scoring:confirm": (MATCH, MATCH),
     "scoring:correct": (Sees({"chief", "root"}, knows=TABLE),) * 2,
+    "scoring:transcribe": (Sees(DESK, knows=TABLE),) * 2,
     "scoring:history": (MATCH, MATCH),
     "scoring:print": (MATCH, MATCH),
     "scoring:pdf": (MATCH, MATCH),

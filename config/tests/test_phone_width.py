@@ -2,11 +2,16 @@
 spectator, a referee and the organiser. A wide table scrolls inside its own box; the page
 itself never scrolls sideways (it did on the tournament page, 383 px, the dashboard, 411 px,
 the entries, 820 px, the organiser's round page, 715 px, and the referee's sheet, 389 px).
-Tie-breaks are shown by name, not by id (the dashboard showed «match_points, buchholz»)."""
+Tie-breaks are shown by name, not by id (the dashboard showed «match_points, buchholz»).
+
+Every page of the scoring side, as each role opens it on a 360×740 phone, also shows its main
+action without scrolling (the referee's Save was 1,100 px down the sheet, the submit, confirm
+and correction buttons below the protocol): it is on screen and nothing covers it."""
 
 from __future__ import annotations
 
 import os
+import random
 from typing import Any
 
 import pytest
@@ -68,6 +73,95 @@ def test_no_page_is_wider_than_a_phone(browser: Any, live_server: Any, language:
                 width = page.evaluate("document.documentElement.scrollWidth")
                 if width > PHONE["width"] or page.evaluate(WIDER):
                     problems.append(f"{user} {url}: {width} px {page.evaluate(WIDER)}")
+        finally:
+            context.close()
+    assert problems == []
+
+
+#: (user, page, its main action) of the scoring side; {m} the referee's table in play, {d} his
+#: table not started, {f} a table he finished, {fives} a fives match of his in play, {s} the
+#: table waiting for confirmation (referee3's, with the captain's PIN), {c} a confirmed table
+SCORING = [
+    ("referee", "/matches/", 'a[href="/matches/new/"]'),
+    ("referee", "/matches/new/", 'button[form="match-form"]'),
+    ("referee", "/matches/{d}/", "#save-deal"),
+    ("referee", "/matches/{m}/", "#save-deal"),
+    ("referee", "/matches/{f}/", "#submit-link"),
+    ("referee", "/matches/{f}/submit/", "#submit-form button"),
+    ("referee", "/matches/{m}/history/", ".history li"),
+    ("referee", "/matches/{fives}/", "#fives-totals"),
+    ("referee3", "/matches/{s}/confirm/", "#pin-form button"),
+    ("chief", "/matches/", 'a[href="/matches/new/"]'),
+    ("chief", "/matches/new/", 'button[form="match-form"]'),
+    ("chief", "/matches/{s}/", "#confirm-link"),
+    ("chief", "/matches/{s}/confirm/", "#confirm-form button"),
+    ("chief", "/matches/{c}/", "#correct-link"),
+    ("chief", "/matches/{c}/correct/", "#save-correction"),
+    ("chief", "/matches/{c}/history/", ".history li"),
+    ("chief", "/matches/{d}/transcribe/", "#save-paper"),
+    ("chief", "/matches/{m}/", "#save-deal"),
+]
+IN_SIGHT = """(selector) => {
+    const e = document.querySelector(selector);
+    if (!e) return "missing";
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) return "hidden";
+    if (r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight)
+        return `off screen: ${Math.round(r.left)},${Math.round(r.top)}`
+            + `–${Math.round(r.right)},${Math.round(r.bottom)}`;
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return e.contains(top) ? "" : `covered by ${top && top.tagName}.${top && top.className}`;
+}"""
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+@pytest.mark.django_db(transaction=True)
+def test_every_scoring_page_fits_a_phone_with_its_main_action_in_sight(
+    browser: Any, live_server: Any, language: str
+) -> None:
+    from django.contrib.auth import get_user_model
+
+    from config.tests.test_guide_screenshots import finish_match
+    from scoring import services
+
+    call_command("seed_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    t = Tournament.objects.get(name=seed_demo.SWISS_NAME)
+    round4 = Match.objects.filter(pairing__round__tournament=t, pairing__round__number=4)
+    mine = round4.filter(referee__username="referee")
+    referee = get_user_model().objects.get(username="referee")
+    finished = services.create_match(user=referee, referee=referee, label="Товарищеская")
+    finish_match(finished, referee, random.Random(3))
+    ids = {
+        "d": mine.get(status="draft").pk, "m": mine.get(status="in_play").pk,
+        "f": finished.pk, "s": round4.get(status="submitted").pk,
+        "c": round4.filter(status="confirmed").first().pk,
+        "fives": services.create_match(user=referee, referee=referee, rules_preset="muggins",
+                                       label="Пятёрка").pk,
+    }  # fmt: skip
+    problems = []
+    for user in dict.fromkeys(u for u, _p, _a in SCORING):
+        context = browser.new_context(viewport=PHONE, has_touch=True)
+        context.add_cookies([{"name": "django_language", "value": language,
+                              "url": live_server.url}])  # fmt: skip
+        page = context.new_page()
+        try:
+            page.goto(f"{live_server.url}/login/")
+            page.fill("input[name=username]", user)
+            page.fill("input[name=password]", seed_demo.DEMO_PASSWORD)
+            with page.expect_navigation():
+                page.press("input[name=password]", "Enter")
+            for who, path, action in SCORING:
+                if who != user:
+                    continue
+                url = path.format(**ids)
+                assert page.goto(live_server.url + url).status == 200, (user, url)
+                page.wait_for_load_state("networkidle")
+                width = page.evaluate("document.documentElement.scrollWidth")
+                if width > PHONE["width"] or page.evaluate(WIDER):
+                    problems.append(f"{user} {url}: {width} px {page.evaluate(WIDER)}")
+                sight = page.evaluate(IN_SIGHT, action)
+                if sight:
+                    problems.append(f"{user} {url}: {action} {sight}")
         finally:
             context.close()
     assert problems == []

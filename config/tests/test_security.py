@@ -208,7 +208,7 @@ def evil_pages(evil: dict[str, Any]) -> list[str]:
         f"/manage/{t}/rounds/1/print/", f"/manage/{t}/discipline/", f"/manage/{t}/audit/",
         "/matches/", f"/matches/{match}/", f"/matches/{match}/history/",
         f"/matches/{match}/submit/", f"/matches/{match}/confirm/", f"/matches/{match}/print/",
-        f"/matches/{match}/correct/",
+        f"/matches/{match}/correct/", f"/matches/{match}/transcribe/",
     ]  # fmt: skip
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .. import tiles as T
-from ..errors import Problem
+from ..errors import declared_problem
 from .ending import MatchEnding
 from .types import DealVerdict, MatchState, _Record, _Refused
 
@@ -164,6 +164,5 @@ class DealScoring(MatchEnding):
 
 
 def _declared_refusal(declared: Mapping[str, int], expected: dict[str, int]) -> None:
-    raise _Refused([Problem("declared_mismatch", {"declared": dict(declared),
-                                                  "expected": dict(expected)},
-                            {"expected": dict(expected)})])
+    raise _Refused([declared_problem(declared, expected)])
+

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..errors import Problem
+from ..errors import Problem, declared_problem
 from .hands import check_hands, seat_values
 from .light import judge_scores
 from .presets import FivesRules, make_fives_rules
@@ -39,6 +39,25 @@ class FivesJudge:
         lead = self.rules.first_lead
         return FivesState(totals=dict.fromkeys(self.sides, 0),
                           leader=lead[5:] if lead.startswith("seat_") else None)
+
+    def keep_place(self, state: FivesState, deal: Any) -> None:
+        """After ``deal`` was refused, let it keep its place in the order of leads (as
+        ``rules.Judge.keep_place``): under ``rotate`` the lead passes to the next seat, after a
+        domino under ``winner`` to the seat that went out (``by``); else it is left unknown, and
+        the next deal's leader is not checked. Nothing is scored."""
+        record: Mapping[str, Any] = deal if isinstance(deal, Mapping) else {}
+        get = record.get
+        seats = self.rules.seats
+        leader, by = get("leader"), get("by")
+        if state.leader is not None or leader not in seats:
+            leader = state.leader  # the rules' leader, when they name one (a wrong one refused)
+        next_leader = None
+        if self.rules.next_lead == "rotate":
+            if leader in seats:
+                next_leader = seats[(seats.index(leader) + 1) % len(seats)]
+        elif get("result") == "domino" and by in seats:
+            next_leader = by
+        state.leader = next_leader
 
     def table(self) -> FivesTable:
         """An empty table under these rules, for a UI that lays the moves one by one."""
@@ -70,10 +89,7 @@ class FivesJudge:
             if d.declared is not None:
                 declared = {s: d.declared.get(s, 0) for s in self.sides}
                 if declared != score.recorded:
-                    raise Refused(Problem(
-                        "declared_mismatch",
-                        {"declared": declared, "expected": dict(score.recorded)},
-                        {"expected": dict(score.recorded)}))
+                    raise Refused(declared_problem(declared, score.recorded))
         except Refused as refused:
             zeros = dict.fromkeys(self.sides, 0)
             return FivesDealVerdict(n, False, [refused.problem], None, None, zeros, dict(zeros),

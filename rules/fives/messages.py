@@ -39,8 +39,9 @@ FIVES_MESSAGES: dict[str, tuple[str, str]] = {
         "Добор: {detail_ru}",
     ),
     "must_draw": (
-        "Entry {entry}: seat {seat} passes while {left} tiles are left to draw",
-        "Запись {entry}: место {seat} пропускает ход, а в базаре ещё {left} костей",
+        "Entry {entry}: seat {seat} passes while {left} {left|tile is|tiles are} left to draw",
+        "Запись {entry}: место {seat} пропускает ход, а в базаре ещё {left} "
+        "{left|кость|кости|костей}",
     ),
     "draw_mismatch": (
         "Drawn tile {tile} (seat {seat}): {detail}",
@@ -59,8 +60,9 @@ FIVES_MESSAGES: dict[str, tuple[str, str]] = {
         "Раздача записана как остановленная на цели, но ни один ход не довёл до {target}",
     ),
     "hand_too_small": (
-        "Seat {seat} holds {count} tiles, but the play leaves it {expected}",
-        "У места {seat} {count} костей, а по записи ходов должно остаться {expected}",
+        "Seat {seat} holds {count} {count|tile|tiles}, but the play leaves it {expected}",
+        "У места {seat} {count} {count|кость|кости|костей}, а по записи ходов должно остаться "
+        "{expected}",
     ),
 }
 

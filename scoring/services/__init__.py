@@ -8,9 +8,12 @@ Views, the API, the admin and the tournaments app call these and nothing else to
                  seats=None, referee=None, label="", table="", confirm_pin=None) -> Match
         seats: {"N": Player | player id | None, …}; referee: a user or None.
     create_matches(user, [MatchSpec(...), …]) -> [Match]     a round's tables in bulk
-    record_deal(match_id, deal, user, client_id=None, expected_version=None) -> RecordedDeal
-        a retry with the same client_id returns the stored deal (``created`` False); the key
-        with a different deal (or after its deal was deleted) is 409 idempotency_conflict.
+    record_deal(match_id, deal, user, client_id=None, expected_version=None, reason="")
+        -> RecordedDeal; a retry with the same client_id returns the stored deal (``created``
+        False); the key with a different deal (or after its deal was deleted) is 409
+        idempotency_conflict.
+    record_deals(match_id, [DealToRecord(deal, client_id, note), …], user,
+                 expected_version=None) -> [RecordedDeal]      a paper protocol, all or none
     preview_deal(match_id, deal) -> DealVerdict        what would be written; nothing stored
     amend_last_deal(match_id, deal, user, n=None, expected_version=None) -> Deal
     delete_last_deal(match_id, user, n=None, expected_version=None) -> Match
@@ -38,7 +41,9 @@ The package owns a match's protocol from creation to correction; this module is 
                     ``EVENT_SCOPES``, where apps that group matches into events rule theirs
     creation        ``create_match``, ``create_matches`` and ``MatchSpec``
     deals           ``preview_deal``, ``record_deal`` (idempotent by ``client_id``),
-                    ``amend_last_deal``, ``delete_last_deal``
+                    ``record_deals`` (a paper protocol), ``amend_last_deal``,
+                    ``delete_last_deal``
+    review          a whole protocol judged as the desk reads it (a correction, a paper one)
     idempotency     when a write is a retry: the same deal, a key's history, the change
                     made on top of a version
     confirmation    ``set_confirm_pin``, ``submit``, ``confirm`` (the desk or the captain's PIN)
@@ -61,11 +66,13 @@ from scoring.services.confirmation import (
 from scoring.services.corrections import correct
 from scoring.services.creation import MatchSpec, create_match, create_matches
 from scoring.services.deals import (
+    DealToRecord,
     RecordedDeal,
     amend_last_deal,
     delete_last_deal,
     preview_deal,
     record_deal,
+    record_deals,
 )
 from scoring.services.guards import EDITABLE
 from scoring.services.history import recount_removals
@@ -93,6 +100,7 @@ __all__ = [
     "KEEP",
     "MAX_PIN_FAILURES",
     "PIN_PATTERN",
+    "DealToRecord",
     "EventScope",
     "MatchSpec",
     "RecordedDeal",
@@ -114,6 +122,7 @@ __all__ = [
     "overseen_matches",
     "preview_deal",
     "record_deal",
+    "record_deals",
     "recount_removals",
     "reseat",
     "set_confirm_pin",

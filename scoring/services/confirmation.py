@@ -11,6 +11,7 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from scoring.errors import Conflict, NotAllowed, ScoringError, error
 from scoring.models import Match, MatchVersion
@@ -152,7 +153,14 @@ def confirm(match_id: int, user: User, pin: str | None = None) -> Match:
             )  # fmt: skip
     # Outside the transaction, so that the failed attempt stays counted.
     if wrong_pin:
-        raise NotAllowed.one("wrong_pin", _("Wrong PIN."), "pin")
+        left = MAX_PIN_FAILURES - match.pin_failures
+        if left > 0:
+            message = ngettext("Wrong PIN. %(left)s try left.", "Wrong PIN. %(left)s tries left.",
+                               left) % {"left": left}
+        else:
+            message = _("Wrong PIN. No tries are left: the chief referee confirms the protocol "
+                        "at the desk.")
+        raise NotAllowed.one("wrong_pin", message, "pin")
     return match
 
 

@@ -10,20 +10,15 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from scoring.errors import Conflict, DealRefused, NotAllowed, ScoringError, error, problem_item
-from scoring.games import deal_keys, judge_for
+from scoring.errors import Conflict, DealRefused, NotAllowed, ScoringError, error
+from scoring.games import deal_keys
 from scoring.models import Deal, Match, MatchVersion
 from scoring.services.guards import _check_version, _lock
 from scoring.services.history import _history_row
 from scoring.services.idempotency import change_after, same_deal
 from scoring.services.permissions import User, can_correct
-from scoring.services.state import (
-    _apply_state,
-    _check_deal_count,
-    _clean_record,
-    _Fold,
-    _protocol,
-)
+from scoring.services.review import numbered, review
+from scoring.services.state import _apply_state, _check_deal_count, _protocol, clean_records
 from scoring.signals import protocol_corrected
 
 
@@ -36,8 +31,10 @@ def correct(
 ) -> Match:
     """Replace a confirmed protocol's deals (its chief referee only, with a reason).
 
-    Every deal must be legal; the previous confirmed version stays in the history with its
-    protocol, and the new one becomes the confirmed version.
+    Every deal must be legal (and what was written for it, ``declared``, the rules' amount); a
+    refusal names each wrong deal, judged as ``scoring.services.review`` does, so that one wrong
+    deal does not make the later ones look wrong. The previous confirmed version stays in the
+    history with its protocol, and the new one becomes the confirmed version.
 
     Sent again, it corrects nothing more: with ``expected_version`` when the change made on top
     of it was this correction (the same deals and reason); without a version when the last
@@ -67,34 +64,29 @@ def correct(
             raise ScoringError.one("bad_deals", _("Give the corrected list of deals."), "deals")
         rules = match.get_rules()
         _check_deal_count(rules, len(deals), "deals")
-        records = [_clean_record(d, deal_keys(rules)) for d in deals]
-        judge = judge_for(rules)
-        state = judge.start()
-        verdicts = [judge.judge(state, record) for record in records]
-        problems = [problem_item(p, f"deals.{i}") for i, v in enumerate(verdicts) for p in v.errors]
-        if problems:
-            raise DealRefused(problems)
+        records = clean_records(deals, deal_keys(rules))
+        # Judged as the page showed it: one wrong deal does not make the later ones look wrong.
+        checked = review(rules, records)
+        if not checked.ok:
+            raise DealRefused(numbered(checked.errors))
         before = _protocol(match)
         previous = MatchVersion.objects.filter(match=match, confirmed=True)
         previous.update(confirmed=False)
         match.deals.all().delete()
         match.deals_removed += 1
-        won = _Fold(state)
-        for verdict in verdicts:
-            won.count(verdict)
-        _apply_state(match, state, won.won)
+        _apply_state(match, checked.state, checked.won)
         match.version += 1
         match.save()
         Deal.objects.bulk_create(
             Deal(
                 match=match,
-                n=i,
-                record=record,
-                verdict=verdict.to_dict(),
+                n=deal.n,
+                record=deal.record,
+                verdict=deal.verdict.to_dict(),
                 match_version=match.version,
                 created_by=user if user.is_authenticated else None,
             )
-            for i, (record, verdict) in enumerate(zip(records, verdicts, strict=True), start=1)
+            for deal in checked.deals
         )
         after = _protocol(match)
         _history_row(

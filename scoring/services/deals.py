@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from rules import DealVerdict
-from scoring.errors import ScoringError
+from scoring.errors import DealRefused, ScoringError
 from scoring.games import ALL_DEAL_KEYS
 from scoring.models import Deal, Match, MatchVersion
 from scoring.services.guards import _check_version, _lock, _require_editable, _require_writer
@@ -60,8 +60,10 @@ def record_deal(
     user: User,
     client_id: Any = None,
     expected_version: int | None = None,
+    reason: str = "",
 ) -> RecordedDeal:
     """Judge ``deal`` as the next deal and store it when legal; refused deals store nothing.
+    ``reason`` goes into its history row (a deal copied from paper: what the paper said).
 
     ``client_id`` is the deal's key: sent again with the same deal it answers the stored deal
     (``created`` False) before any other check, so a phone's retry never turns into a 409; with
@@ -104,8 +106,50 @@ def record_deal(
             match_version=match.version,
             created_by=user if user.is_authenticated else None,
         )
-        _history_row(match, user, MatchVersion.Action.RECORD_DEAL, None, _deal_json(stored))
+        _history_row(match, user, MatchVersion.Action.RECORD_DEAL, None, _deal_json(stored),
+                     reason=reason)
     return RecordedDeal(stored, created=True)
+
+
+@dataclass(frozen=True)
+class DealToRecord:
+    """One deal of a protocol copied from paper: the record, its key, and a note for its
+    history row (where the desk accepted the rules' amount instead of the paper's)."""
+
+    deal: Any
+    client_id: Any = None
+    note: str = ""
+
+
+def record_deals(match_id: int, rows: list[DealToRecord], user: User,
+                 expected_version: int | None = None) -> list[RecordedDeal]:
+    """Record ``rows`` one after another as the next deals, all or none (one transaction).
+
+    Each goes through ``record_deal`` (so each is judged, and a row sent again with its key is
+    answered with the stored deal: the whole batch sent twice stores each deal once);
+    ``expected_version`` is the version the first row was made against. A refusal names the
+    deal's number in the protocol (``n``, «Раздача 6: …») and stores nothing of the batch.
+    """
+    done: list[RecordedDeal] = []
+    with transaction.atomic():
+        match = _lock(match_id)
+        _require_writer(user, match)
+        stored = match.deals.count()
+        for i, row in enumerate(rows):
+            try:
+                done.append(record_deal(match_id, row.deal, user, client_id=row.client_id,
+                                        expected_version=expected_version if i == 0 else None,
+                                        reason=row.note))
+            except DealRefused as err:
+                n = stored + len([d for d in done if d.created]) + 1
+                raise DealRefused([
+                    {**item, "n": n, "field": f"deals.{i}" + (f".{item['field']}"
+                                                             if item.get("field") else ""),
+                     "message": _("Deal %(n)s: %(message)s") % {"n": n,
+                                                                "message": item["message"]}}
+                    for item in err.errors
+                ]) from err
+    return done
 
 
 def _is_retry(match: Match, key: uuid.UUID, record: dict[str, Any],

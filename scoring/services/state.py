@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from config.inputs import BadJSON, check_json
 from rules import DealVerdict, MatchState
@@ -107,6 +108,22 @@ def _clean_record(deal: Any, keys: frozenset[str] = DEAL_KEYS) -> dict[str, Any]
     return record
 
 
+def clean_records(deals: Sequence[Any], keys: frozenset[str]) -> list[dict[str, Any]]:
+    """Each deal of a whole protocol cleaned (``_clean_record``); a refusal names its deal."""
+    records = []
+    for i, deal in enumerate(deals):
+        try:
+            records.append(_clean_record(deal, keys))
+        except DealRefused as err:
+            raise DealRefused([
+                {**item, "field": f"deals.{i}" + (f".{item['field']}" if item["field"] else ""),
+                 "n": i + 1,
+                 "message": _("Deal %(n)s: %(message)s") % {"n": i + 1, "message": item["message"]}}
+                for item in err.errors
+            ]) from err
+    return records
+
+
 def _game_record(match: Match, deal: Any) -> dict[str, Any]:
     """``deal`` cleaned as a record of the match's game (only that game's keys)."""
     return _clean_record(deal, deal_keys(match.get_rules()))
@@ -119,7 +136,8 @@ def _check_deal_count(rules: AnyRules, count: int, field: str | None = None) -> 
     if count > limit:
         raise DealRefused.one(
             "too_many_deals",
-            _("A match holds at most %(limit)s deals under these rules.")
+            ngettext("A match holds at most %(limit)s deal under these rules.",
+                     "A match holds at most %(limit)s deals under these rules.", limit)
             % {"limit": limit},
             field,
         )  # fmt: skip

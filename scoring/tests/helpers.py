@@ -37,3 +37,29 @@ def record_all(match: Match, user: User, deals: list[dict[str, Any]]) -> Match:
     for deal in deals:
         services.record_deal(match.pk, deal, user)
     return Match.objects.get(pk=match.pk)
+
+
+def paper_rows(deals: list[dict[str, Any]], sides: tuple[str, ...] = ("NS", "EW"),
+               **extra: Any) -> dict[str, Any]:
+    """The desk's paper-protocol form (``/matches/<id>/transcribe/``) with ``deals`` typed in,
+    as a browser posts it: a row per deal, hands as tiles or pips, written amounts from
+    ``declared``, each row with its own key."""
+    import uuid
+
+    data: dict[str, Any] = {"row-TOTAL_FORMS": len(deals), "row-INITIAL_FORMS": 0,
+                            "row-MIN_NUM_FORMS": 0, "row-MAX_NUM_FORMS": 1000, **extra}
+    for i, deal in enumerate(deals):
+        row = f"row-{i}-"
+        data[row + "result"] = deal["result"]
+        data[row + "by"] = deal.get("by", "") if deal["result"] != "redeal" else ""
+        data[row + "key"] = str(uuid.uuid4())
+        for seat, tiles in (deal.get("hands") or {}).items():
+            data[f"{row}hand_{seat}"] = tiles
+        for seat, pips in (deal.get("pips") or {}).items():
+            data[f"{row}hand_{seat}"] = str(pips)
+        for side in sides:
+            amount = (deal.get("declared") or {}).get(side)
+            data[f"{row}written_{side}"] = "" if amount is None else str(amount)
+        if deal.get("time_up"):
+            data[row + "time_up"] = "on"
+    return data

@@ -152,3 +152,29 @@ def test_the_printed_protocol_lists_each_deals_scoring_moves_and_bonus(client, r
             if bonus:
                 assert re.search(rf"(призовые|bonus) {side} \+{bonus}\b", page, re.I)
                 assert re.search(rf"(призовые|bonus) {side} \+{bonus}\b", pdf, re.I)
+
+
+def test_a_fives_protocol_is_corrected_as_lines_judged_again_deal_by_deal(
+    client, referee, chief
+) -> None:
+    """The fives games have no tile picker on the correction page: their deals are lines of data,
+    judged again as the desk types them, a wrong move named by its deal and entry."""
+    match = services.create_match(user=referee, rules_preset="muggins")
+    deals = muggins_deals()
+    for deal in deals:
+        services.record_deal(match.pk, deal, referee)
+    services.submit(match.pk, referee)
+    services.confirm(match.pk, chief)
+    client.force_login(chief)
+    page = client.get(f"/matches/{match.pk}/correct/").content.decode()
+    assert 'class="pick"' not in page and 'id="deal-editor"' not in page
+    assert '<details class="raw-deals" open>' in page
+    lines = [json.dumps(d) for d in deals]
+    same = client.post(f"/matches/{match.pk}/correct/preview/", {"deals": "\n".join(lines)})
+    assert same.json()["ok"] is True
+    assert "Пока ничего не изменено." in same.json()["summary"]
+    lines[1] = json.dumps(illegal_move(deals[1]))
+    wrong = client.post(f"/matches/{match.pk}/correct/preview/", {"deals": "\n".join(lines)})
+    assert wrong.json()["ok"] is False
+    assert wrong.json()["html"].count('class="row-errors') == 1
+    assert 'data-index="1"' in wrong.json()["html"].split('class="row-errors')[1][:40]

@@ -11,21 +11,26 @@ The pages are grouped in modules; this package re-exports their views for ``scor
     matches         the list of matches and the new-match form
     referee_page    the sheet with the deal entry, preview, record and amend, delete the last deal
     confirmation    submit, confirm, the captain's PIN
-    history         the chief referee's correction and the history of versions
+    correction      the chief referee's correction: the tile picker, the protocol judged again
+    history         the history of versions, each change as people read it
     printing        the print page and the PDF
+    transcription   the desk's copy of a paper protocol, row by row on a keyboard
 """
 
 from __future__ import annotations
 
 from scoring.views.confirmation import ConfirmView, PinView, SubmitView
-from scoring.views.history import CorrectView, HistoryView
+from scoring.views.correction import CorrectPreviewView, CorrectView
+from scoring.views.history import HistoryView
 from scoring.views.match_view import MatchView, form_errors, verdict_context, wants_json
 from scoring.views.matches import MatchCreateView, MatchListView
 from scoring.views.printing import PdfView, PrintView, blank_copy, qr_svg
 from scoring.views.referee_page import DeleteLastView, PreviewView, RecordView, SheetView
+from scoring.views.transcription import TranscribePreviewView, TranscribeView
 
 __all__ = [
     "ConfirmView",
+    "CorrectPreviewView",
     "CorrectView",
     "DeleteLastView",
     "HistoryView",
@@ -39,6 +44,8 @@ __all__ = [
     "RecordView",
     "SheetView",
     "SubmitView",
+    "TranscribePreviewView",
+    "TranscribeView",
     "blank_copy",
     "form_errors",
     "qr_svg",

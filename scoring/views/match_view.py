@@ -5,6 +5,7 @@ panel's context and the JSON helpers of the referee's page.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import messages
@@ -93,13 +94,26 @@ class MatchView(View):
         )
 
 
+def name_place(sheet: Sheet, item: dict[str, Any]) -> dict[str, Any]:
+    """An error item made ready for a page: ``where`` names the seat and its player; a written
+    (announced) amount that is not the rules' lists its sides as «E–W: 66 → 58» (``amounts``)
+    with what accepting the rules' amounts sets (``accept``, JSON)."""
+    seat = item.get("seat")
+    item["where"] = sheet.seat_name(seat) if seat else ""
+    if item.get("code") == "declared_mismatch" and isinstance(item.get("expected"), dict):
+        expected, declared = item["expected"], item.get("declared") or {}
+        item["amounts"] = [(side_label(s), int(declared.get(s) or 0), int(v))
+                           for s, v in expected.items() if int(declared.get(s) or 0) != v]
+        item["accept"] = json.dumps(expected)
+    return item
+
+
 def verdict_context(sheet: Sheet, verdict: Any, errors: list[dict[str, Any]] | None) -> dict:
     """The preview panel: what gets written for whom, eggs, running totals; or the errors."""
     if errors is None and verdict is not None and not verdict.ok:
         errors = [problem_item(p) for p in verdict.errors]
     for item in errors or []:
-        seat = item.get("seat")
-        item["where"] = sheet.seat_name(seat) if seat else ""
+        name_place(sheet, item)
     if errors:
         return {"errors": errors}
     if verdict is None:

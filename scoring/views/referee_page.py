@@ -18,9 +18,14 @@ from config.limits import body_limit
 from scoring import services
 from scoring.errors import ScoringError
 from scoring.forms import DealForm
-from scoring.games import is_fives
+from scoring.games import AnyRules, is_fives
 from scoring.views.fives_page import fives_data
 from scoring.views.match_view import MatchView, form_errors, wants_json
+
+
+def deal_sides(rules: AnyRules) -> tuple[str, ...]:
+    """The sides whose announced points the deal form takes (none for the fives board)."""
+    return () if is_fives(rules) else tuple(rules.sides)
 
 
 class SheetView(MatchView):
@@ -35,7 +40,7 @@ class SheetView(MatchView):
         if form is None:
             # Every deal gets its key when the form is drawn (the script keeps it with a deal
             # waiting to be sent), so that sending the form again never stores it twice.
-            form = DealForm(seats=rules.seats, initial={
+            form = DealForm(seats=rules.seats, sides=deal_sides(rules), initial={
                 "expected_version": match.version, "leader": match.next_leader or "",
                 "mode": "tiles", "client_id": uuid.uuid4(),
             })
@@ -80,7 +85,8 @@ class PreviewView(MatchView):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         if not services.can_write(request.user, self.match):  # as the API's preview
             raise PermissionDenied
-        form = DealForm(request.POST, seats=self.match.get_rules().seats)
+        rules = self.match.get_rules()
+        form = DealForm(request.POST, seats=rules.seats, sides=deal_sides(rules))
         if not form.is_valid():
             return JsonResponse({"ok": False, "html": self.verdict_html(errors=form_errors(form))})
         verdict = services.preview_deal(self.match.pk, form.deal())
@@ -94,7 +100,8 @@ class RecordView(MatchView):
     amend = False
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        form = DealForm(request.POST, seats=self.match.get_rules().seats)
+        rules = self.match.get_rules()
+        form = DealForm(request.POST, seats=rules.seats, sides=deal_sides(rules))
         if not form.is_valid():
             return self.refused(form, form_errors(form), 400)
         data = form.cleaned_data

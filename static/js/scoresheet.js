@@ -16,15 +16,13 @@
 
   var root = document.getElementById("deal-entry");
   var strings = JSON.parse(document.getElementById("sheet-strings").textContent);
-  var plural = new Intl.PluralRules(document.documentElement.lang || "ru");
-  function pipsText(n) { return n + " " + strings.pips_forms[plural.select(Number(n))]; }
   var seats = root.dataset.seats.split(",");            // N,E,S,W
   var pendingKey = "scoresheet:pending:" + root.dataset.match;
   var grid = document.getElementById("tile-grid");
   var verdictBox = document.getElementById("verdict");
   var banner = document.getElementById("network-banner");
   var saveButton = document.getElementById("save-deal");
-  var active = seats[0];
+  var bar = document.getElementById("deal-bar");
   var previewTimer = null;
   var previewSeq = 0;
   var retryTimer = null;
@@ -33,125 +31,50 @@
   // A request whose answer never comes is given up after this long, then sent again.
   var ANSWER_TIMEOUT = 15000;
 
-  root.classList.add("js");
-
-  // ---------------------------------------------------------------- tiles and hands
-  function normalise(token) {
-    var m = /^\[?([0-6])\s*[:\-|]\s*([0-6])\]?$/.exec(token);
-    if (!m) return null;
-    var a = +m[1], b = +m[2];
-    return a >= b ? a + ":" + b : b + ":" + a;
-  }
-
+  var picker = window.DealPicker({
+    root: root, form: form, grid: grid, seats: seats, strings: strings,
+    onChange: schedulePreview,
+  });
+  var value = picker.value;
+  var render = picker.render;
+  function changed() { picker.changed(); }
   function handField(seat) { return form.elements["hand_" + seat]; }
   function pipsField(seat) { return form.elements["pips_" + seat]; }
 
-  // Tokens of a hand as typed; unreadable ones are kept so the server can name them.
-  function tokens(seat) {
-    var value = handField(seat).value.trim();
-    return value ? value.split(/[\s,]+/) : [];
-  }
-
-  function handTiles(seat) {
-    var out = [];
-    tokens(seat).forEach(function (t) { var n = normalise(t); if (n) out.push(n); });
-    return out;
-  }
-
-  function setHand(seat, tiles) { handField(seat).value = tiles.join(" "); }
-
-  function pipsOf(tiles) {
-    return tiles.reduce(function (sum, t) { return sum + (+t[0]) + (+t[2]); }, 0);
-  }
-
-  function owners() {
-    var map = {};
-    seats.forEach(function (s) {
-      if (handField(s).disabled) return;
-      handTiles(s).forEach(function (t) { map[t] = s; });
-    });
-    return map;
-  }
-
-  function value(name) {
-    var field = form.elements[name];
-    if (!field) return "";
-    if (field.length !== undefined && !field.tagName) {
-      for (var i = 0; i < field.length; i++) if (field[i].checked) return field[i].value;
-      return "";
+  // Fewer taps and swipes: a seat tapped under «Who went out» before the result means a domino,
+  // and once the result and who went out are known the hands and the tiles come into sight.
+  function bringIntoSight(element) {
+    // the cards at the top and the tile picker's last row above the bar at the bottom
+    var top = element.getBoundingClientRect().top;
+    var low = grid.getBoundingClientRect().bottom;
+    var limit = window.innerHeight - (bar ? bar.getBoundingClientRect().height : 0);
+    if (top < 0 || (low > limit && top > 8)) {
+      window.scrollBy({ top: top - 4, behavior: "auto" });  // at once: no tap lands mid-scroll
     }
-    return field.value;
   }
-
-  function finisher() { return value("result") === "domino" ? value("by") : ""; }
-  function tileMode() { return value("mode") !== "pips"; }
-
-  // ---------------------------------------------------------------- rendering the picker
-  function render() {
-    var out = finisher();
-    var pipsMode = !tileMode();
-    root.classList.toggle("mode-pips", pipsMode);
-    root.dataset.result = value("result");
-    if (active === out) {
-      active = seats.filter(function (s) { return s !== out; })[0];
+  form.addEventListener("change", function (event) {
+    var name = event.target.name;
+    if (name === "by" && !value("result") && event.target.value) {
+      var domino = form.querySelector('input[name="result"][value="domino"]');
+      domino.checked = true;
+      changed();
     }
-    seats.forEach(function (s) {
-      var isOut = s === out;
-      handField(s).disabled = isOut;
-      pipsField(s).disabled = isOut;
-      if (isOut) { handField(s).value = ""; pipsField(s).value = ""; }
-      var tab = root.querySelector('.seat-tab[data-seat="' + s + '"]');
-      var tiles = handTiles(s);
-      tab.classList.toggle("active", s === active && !pipsMode);
-      tab.classList.toggle("out", isOut);
-      tab.disabled = isOut;
-      tab.setAttribute("aria-pressed", String(s === active));
-      var summary = tab.querySelector(".seat-summary");
-      if (isOut) summary.textContent = strings.went_out;
-      else if (pipsMode) summary.textContent = pipsField(s).value === "" ? "—" : pipsText(pipsField(s).value);
-      else summary.textContent = tiles.length ? tiles.length + " · " + pipsText(pipsOf(tiles)) : strings.empty_hand;
-      var chips = root.querySelector('.hand-chips[data-seat="' + s + '"]');
-      chips.textContent = isOut || pipsMode ? "" : tiles.join("  ");
-    });
-    var map = owners();
-    grid.querySelectorAll(".tile").forEach(function (button) {
-      var owner = map[button.dataset.tile];
-      var mine = owner === active;
-      button.classList.toggle("mine", mine);
-      button.classList.toggle("used", !!owner && !mine);
-      button.disabled = (!!owner && !mine) || pipsMode || !active;
-      button.setAttribute("aria-pressed", String(mine));
-      button.querySelector(".owner").textContent = owner && !mine ? owner : "";
-    });
-    grid.hidden = pipsMode;
-    var byLegend = root.querySelector(".by-legend");
-    if (byLegend) byLegend.textContent = value("result") === "fish" ? strings.who_blocked : strings.who_went_out;
-  }
-
-  function changed() {
-    render();
-    schedulePreview();
-  }
-
-  root.querySelectorAll(".seat-tab").forEach(function (tab) {
-    tab.addEventListener("click", function () { active = tab.dataset.seat; render(); });
+    var result = value("result");
+    var ready = (name === "by" && result === "domino" && value("by")) ||
+      (name === "result" && (result === "fish" || result === "redeal"));
+    if (ready) bringIntoSight(root.querySelector(".hands"));
   });
 
-  grid.addEventListener("click", function (event) {
-    var button = event.target.closest(".tile");
-    if (!button || button.disabled || !active) return;
-    var tile = button.dataset.tile;
-    var tiles = handTiles(active);
-    var at = tiles.indexOf(tile);
-    if (at >= 0) tiles.splice(at, 1); else tiles.push(tile);
-    // Unreadable tokens typed by hand are dropped once the picker rewrites the hand.
-    setHand(active, tiles);
+  // «Accept the rules' amount» under an announced amount the rules do not give.
+  verdictBox.addEventListener("click", function (event) {
+    var button = event.target.closest(".accept-rules");
+    if (!button) return;
+    var amounts = JSON.parse(button.dataset.accept);
+    Object.keys(amounts).forEach(function (side) {
+      var field = form.elements["declared_" + side];
+      if (field) field.value = amounts[side];
+    });
     changed();
-  });
-
-  form.addEventListener("change", changed);
-  form.addEventListener("input", function (event) {
-    if (event.target.name && /^(hand|pips)_/.test(event.target.name)) changed();
   });
 
   // ---------------------------------------------------------------- talking to the server
@@ -242,8 +165,9 @@
     verdictBox.innerHTML = "";
     form.action = root.dataset.saveUrl;
     root.classList.remove("amending");
-    active = seats[0];
-    render();
+    picker.reset();
+    // the next deal starts at its first question, not where the last one ended
+    root.scrollIntoView({ block: "start" });
   }
 
   function applyServerState(data) {
@@ -334,6 +258,13 @@
       });
       form.elements.time_up.checked = !!last.time_up;
       form.elements.leader.value = last.leader || "";
+      Object.keys((last.declared) || {}).forEach(function (side) {
+        var field = form.elements["declared_" + side];
+        if (field) field.value = last.declared[side];
+      });
+      bar.hidden = false;
+      var submitLink = document.getElementById("submit-link");
+      if (submitLink) submitLink.parentNode.hidden = true;
       form.elements.client_id.value = newClientId();
       form.action = amendButton.dataset.url;
       root.classList.add("amending");
