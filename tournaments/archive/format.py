@@ -35,6 +35,16 @@ def ref(section: str, required: bool = False) -> str:
     return f"ref:{section}" + ("!" if required else "")
 
 
+#: fields added after version 1 was published: an archive written before them reads the default
+OPTIONAL: dict[tuple[str, str], object] = {
+    ("tournament", "efectividad"): "capped",
+    ("tournament", "forfeit_win_percent"): 50,
+    ("tournament", "forfeit_loss_percent"): 100,
+    ("tournament", "bye_percent"): 50,
+    ("tournament", "seed_by_rating"): False,
+}
+
+
 SEATS = ("seat_n", "seat_e", "seat_s", "seat_w")
 
 
@@ -49,7 +59,8 @@ SPECS: dict[str, dict[str, str]] = {
         "public": BOOL, "points_win": INT, "points_draw": INT, "points_loss": INT,
         "tie_breaks": JSON, "bye_result": STR, "avoid_same_club_until": INT,
         "first_round": STR, "yellow_card_points": INT, "red_card_points": INT,
-        "created_at": DATETIME,
+        "created_at": DATETIME, "efectividad": STR, "forfeit_win_percent": INT,
+        "forfeit_loss_percent": INT, "bye_percent": INT, "seed_by_rating": BOOL,
     },
     "clubs": {"name": STR, "city": STR},
     "players": {
@@ -114,6 +125,7 @@ CHOICES: dict[tuple[str, str], Iterable[str]] = {
     ("tournament", "status"): Tournament.Status.values,
     ("tournament", "bye_result"): Tournament.ByeResult.values,
     ("tournament", "first_round"): Tournament.FirstRound.values,
+    ("tournament", "efectividad"): ("capped", "plain"),
     ("entries", "status"): Entry.Status.values,
     ("rounds", "status"): Round.Status.values,
     ("places", "side"): PairingEntry.Side.values,

@@ -37,6 +37,7 @@ from tournaments.archive.format import (
     INT,
     INT_NULL,
     MAX_ERRORS,
+    OPTIONAL,
     SECTIONS,
     SPECS,
     STR,
@@ -120,6 +121,9 @@ class _Reader:
             return out
         for name, kind in SPECS[spec_name].items():
             field = f"{where}.{name}"
+            if name not in item and (spec_name, name) in OPTIONAL:
+                out[name] = OPTIONAL[(spec_name, name)]
+                continue
             if name not in item:
                 self.problem("missing_key", _("The key “%(name)s” is missing.") % {"name": name},
                              field)  # fmt: skip

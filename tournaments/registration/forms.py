@@ -33,7 +33,8 @@ class TournamentForm(forms.ModelForm):
             "name", "start_date", "end_date", "venue", "rules_preset", "rules_options",
             "format", "system", "rounds", "points_win", "points_draw", "points_loss",
             "tie_breaks", "bye_result", "avoid_same_club_until", "first_round",
-            "yellow_card_points", "red_card_points", "public",
+            "yellow_card_points", "red_card_points", "public", "efectividad",
+            "forfeit_win_percent", "forfeit_loss_percent", "bye_percent", "seed_by_rating",
         ]  # fmt: skip
         # read with config.inputs.load_json: too deep or NUL is a form error, not a 500
         field_classes = {"rules_options": JSONFormField}

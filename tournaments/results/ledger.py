@@ -8,8 +8,9 @@ What counts. Rounds that are published or finished, up to ``upto_round``. A tabl
 protocol is confirmed, or when a forfeit decides it; a table still in play is left out (live
 standings show it as pending). A bye scores as the tournament's ``bye_result``. An entry without a
 place in a counted round was absent: by request (``EntryAbsence``), because it joined later, or,
-after its last place, because it withdrew (``withdrawn``, which its opponents' Buchholz counts as a
-draw). Active sanctions deduct in their round; revoked ones count nothing.
+after its last place, because it withdrew (``withdrawn``). Its opponents' Buchholz counts every
+unplayed round after its last played game as a draw, whatever the label (C.07 art. 16,
+``tournaments.standings``). Active sanctions deduct in their round; revoked ones count nothing.
 
 Points. ``points_for`` is what the entry's side recorded and ``points_against`` the other side's,
 except under ``losers_record_own`` («козёл»: a side records its own bad points) where the two
@@ -69,6 +70,10 @@ def standings_settings(tournament: Tournament) -> pure.Settings:
         win=tournament.points_win, draw=tournament.points_draw, loss=tournament.points_loss,
         bye_result=tournament.bye_result,  # type: ignore[arg-type]
         target=target, order=order or pure.SPORTS_ORDER, seed=lot_seed(tournament),
+        efectividad="plain" if tournament.efectividad == "plain" else "capped",
+        forfeit_win_share=tournament.forfeit_win_percent / 100,
+        forfeit_loss_share=tournament.forfeit_loss_percent / 100,
+        bye_share=tournament.bye_percent / 100,
     )  # fmt: skip
 
 

@@ -2,7 +2,8 @@
 
 The order is refined criterion by criterion: participants are kept in groups that are equal on
 every criterion so far, and each criterion splits the groups further. Head-to-head is computed
-inside such a group, which is why the refinement is incremental rather than one sort.
+inside such a group (and again inside the sub-groups it leaves tied, ``direct_encounter``), which
+is why the refinement is incremental rather than one sort.
 """
 
 from __future__ import annotations
@@ -15,27 +16,55 @@ from . import metrics
 from .types import Game, Row, Sanction, Settings
 
 
-def head_to_head(
+def _encounters(
     group: Sequence[int], games_of: Mapping[int, Sequence[Game]], settings: Settings
-) -> dict[int, float]:
-    """Match points scored in played games among ``group``, if every two of them have met.
-
-    If some two members of the group have not played each other the criterion does not
-    separate anybody: everybody gets 0.
-    """
+) -> tuple[dict[int, float], dict[int, int]]:
+    """Each member's match points against the others of ``group`` (a repeated encounter counts
+    its mean, so a double round robin weighs every opponent once) and how many of them it has
+    not met."""
     members = set(group)
-    met: set[frozenset[int]] = set()
-    scored: dict[int, float] = dict.fromkeys(group, 0.0)
-    for participant in group:
-        for game in games_of.get(participant, ()):
-            inside = [o for o in game.faced() if o in members and o != participant]
-            if inside:
-                met.update(frozenset((participant, o)) for o in inside)
-                scored[participant] += settings.points_for(game.result)
-    pairs = len(members) * (len(members) - 1) // 2
-    if len(members) < 2 or len(met) < pairs:
-        return dict.fromkeys(group, 0.0)
-    return scored
+    scored: dict[int, dict[int, list[int]]] = {pid: defaultdict(list) for pid in group}
+    for pid in group:
+        for game in games_of.get(pid, ()):
+            for other in game.faced():
+                if other in members and other != pid:
+                    scored[pid][other].append(settings.points_for(game.result))
+    points = {pid: float(sum(sum(v) / len(v) for v in scored[pid].values())) for pid in group}
+    unmet = {pid: len(group) - 1 - len(scored[pid]) for pid in group}
+    return points, unmet
+
+
+def direct_encounter(
+    group: Sequence[int], games_of: Mapping[int, Sequence[Game]], settings: Settings
+) -> list[list[int]]:
+    """C.07's direct encounter: ``group`` (tied so far) split into ordered sub-groups.
+
+    When every two members have met, the match points scored in those games order them, and
+    the criterion is applied again within each sub-group it leaves tied. When some have not
+    met, a member is placed above the rest only if its points exceed what any other of them
+    could reach by winning its games still unplayed within the group; the others stay tied
+    (and the criterion is applied again to them if it separated somebody).
+    """
+    if len(group) < 2:
+        return [list(group)]
+    points, unmet = _encounters(group, games_of, settings)
+    buckets: list[list[int]]
+    if not any(unmet.values()):
+        by_points: dict[float, list[int]] = defaultdict(list)
+        for pid in group:
+            by_points[points[pid]].append(pid)
+        buckets = [by_points[key] for key in sorted(by_points, reverse=True)]
+    else:
+        reach = {pid: points[pid] + unmet[pid] * settings.win for pid in group}
+        rest = sorted(group, key=lambda pid: (-points[pid], -reach[pid]))
+        buckets = []
+        while len(rest) > 1 and points[rest[0]] > max(reach[pid] for pid in rest[1:]):
+            buckets.append([rest[0]])
+            rest = rest[1:]
+        buckets.append(rest)
+    if len(buckets) == 1:
+        return buckets
+    return [sub for bucket in buckets for sub in direct_encounter(bucket, games_of, settings)]
 
 
 def lot(participants: Iterable[int], seed: int) -> dict[int, int]:
@@ -117,11 +146,17 @@ def standings(
         refined: list[list[int]] = []
         for group in groups:
             if name == "head_to_head":
-                scores = head_to_head(group, games_of, settings) if len(group) > 1 else {}
-                h2h.update(scores)
-                value = {pid: scores.get(pid, 0.0) for pid in group}
-            else:
-                value = {pid: float(fixed[name](pid)) for pid in group}
+                # the value: how many of the tied the direct encounter ranks below
+                subgroups = direct_encounter(group, games_of, settings)
+                below = len(group)
+                for subgroup in subgroups:
+                    below -= len(subgroup)
+                    for pid in subgroup:
+                        h2h[pid] = float(below)
+                        values[pid].append(float(below))
+                refined.extend(subgroups)
+                continue
+            value = {pid: float(fixed[name](pid)) for pid in group}
             for pid in group:
                 values[pid].append(value[pid])
             buckets: dict[float, list[int]] = defaultdict(list)
