@@ -69,3 +69,7 @@ def _retake_snapshots(sender: Any, match: Any, **kwargs: Any) -> None:
     pairing = Pairing.objects.select_related("round__tournament").filter(match=match).first()
     if pairing is not None:
         results.refresh_snapshots(pairing.round.tournament, pairing.round.number)
+        if pairing.round.tournament.public:
+            from tournaments import ratings
+
+            ratings.schedule(pairing.round.tournament_id)  # the history changed: replay it

@@ -24,7 +24,7 @@ from django.views import View
 
 from tournaments import access, selectors
 from tournaments.errors import TournamentError
-from tournaments.models import Player, Round, Tournament
+from tournaments.models import Player, PlayerRating, RatingChange, Round, Tournament
 from tournaments.results import crosstable, display, exports, history, ledger
 
 #: the live standings page re-fetches its table this often (seconds)
@@ -237,6 +237,11 @@ class PlayerView(View):
         if not tournaments:
             raise Http404
         matches = history.player_history(player, visible)
+        # the rating change of each rated match (only public tournaments are rated, so this
+        # shows nothing the reader may not see)
+        changes = {c.match_id: c for c in RatingChange.objects.filter(player=player)}
+        for match in matches:
+            match.rating_change = changes.get(match.match)  # type: ignore[attr-defined]
         return render(
             request,
             "tournaments/results/player.html",
@@ -244,5 +249,6 @@ class PlayerView(View):
                 "player": player,
                 "tournaments": tournaments,
                 "groups": history.group_by_tournament(matches),
+                "rating": PlayerRating.objects.filter(player=player).first(),
             },
         )
