@@ -108,6 +108,27 @@ def rated_history() -> tuple[list[RatedMatch], dict[int, tuple[int, int, date | 
     return history, where
 
 
+CHANGE_COLUMNS = ("player_id", "match_id", "tournament_id", "round_number", "sequence",
+                  "played_on", "result", "mu_before", "sigma_before", "mu_after", "sigma_after")
+
+
+def _insert_changes(rows: list[tuple[Any, ...]]) -> None:
+    """Write the rating changes: PostgreSQL's COPY (tens of thousands of rows in a fraction of
+    a second; the ORM's inserts took seconds), elsewhere ``bulk_create``."""
+    if connection.vendor != "postgresql":
+        RatingChange.objects.bulk_create(
+            [RatingChange(**dict(zip(CHANGE_COLUMNS, row, strict=True))) for row in rows],
+            batch_size=2000,
+        )
+        return
+    table = RatingChange._meta.db_table
+    with connection.cursor() as cursor, cursor.cursor.copy(
+        f'COPY "{table}" ({", ".join(CHANGE_COLUMNS)}) FROM STDIN'
+    ) as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
 def recompute() -> int:
     """Rewrite every rating and rating change from the whole rated history. Idempotent: the
     same history gives the same rows, whoever runs it and however often."""
@@ -127,12 +148,8 @@ def recompute() -> int:
                           last_played=last.get(pk)) for pk, s in states.items()],
             batch_size=2000,
         )  # fmt: skip
-        RatingChange.objects.bulk_create(
-            [RatingChange(player_id=c.player, match_id=c.match, tournament_id=where[c.match][0],
-                          round_number=where[c.match][1], sequence=c.sequence,
-                          played_on=where[c.match][2], result=c.result, mu_before=c.mu_before,
-                          sigma_before=c.sigma_before, mu_after=c.mu_after,
-                          sigma_after=c.sigma_after) for c in changes],
-            batch_size=2000,
-        )  # fmt: skip
+        rows = [(c.player, c.match, where[c.match][0], where[c.match][1], c.sequence,
+                 where[c.match][2], c.result, c.mu_before, c.sigma_before, c.mu_after,
+                 c.sigma_after) for c in changes]  # fmt: skip
+        _insert_changes(rows)
     return len(history)

@@ -35,6 +35,7 @@ from django.db.models.fields.json import KT
 
 from rules import RulesError
 from scoring.models import Match
+from tournaments import formats
 from tournaments import standings as pure
 from tournaments.models import (
     Entry,
@@ -51,6 +52,16 @@ COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
 
 #: every side a table's match may have: two pairs, or the seats of players each on his own
 SIDES = ("NS", "EW", "N", "E", "S", "W")
+
+
+def _sides_of(tournament: Tournament) -> tuple[str, ...]:
+    """The sides a format's matches have (``tournaments.formats``): reading only those keys
+    of the matches' totals halves the work of a big event's standings."""
+    if tournament.format in formats.PAIR_FORMATS:
+        return ("NS", "EW")
+    if tournament.format == Tournament.Format.SINGLES:
+        return ("N", "E")
+    return SIDES
 
 
 END_KINDS = {"target": "target", "instant": "target", "time": "time", "deals": "deals"}
@@ -117,6 +128,8 @@ class Ledger:
     games: list[pure.Game]
     sanctions: list[Sanction]
     cells: dict[int, dict[int, Cell]] = field(default_factory=dict)  # entry -> round -> cell
+    pending: dict[int, int] = field(default_factory=dict)  # entry -> its tables still in play
+    pending_tables: int = 0  # tables still in play (live standings)
 
     @property
     def last_round(self) -> int:
@@ -165,8 +178,12 @@ def _side_points(side: str, totals: dict[str, int], swap: bool) -> tuple[int, in
     return (theirs, ours) if swap else (ours, theirs)
 
 
-def load(tournament: Tournament, upto_round: int | None = None, players: bool = True) -> Ledger:
+def load(tournament: Tournament, upto_round: int | None = None, players: bool = True,
+         with_cells: bool = True) -> Ledger:  # fmt: skip
     """Load the tournament's counted rounds (7 queries) into plain games and cells.
+
+    ``with_cells=False`` leaves ``cells`` empty (the standings need only the games and the
+    counts of tables in play; the crosstable and the exports read the cells).
 
     ``players=False`` leaves the entries' players unloaded (``entry.players.all()`` would then
     query): the entries' standings name players through ``entry_players`` instead, which is
@@ -197,18 +214,19 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     )  # fmt: skip
     # the decided tables' results, the JSON keys of every side read as text by the database
     decided: dict[int, tuple[str, str, dict[str, int], dict[str, int]]] = {}
+    sides_read = _sides_of(tournament)
     for pk, winner, end, *values in Match.objects.filter(
         pairing__round__tournament=tournament, pairing__round__status__in=COUNTED,
         pairing__round__number__lte=last, status=Match.Status.CONFIRMED,
     ).exclude(winner="").values_list(
-        "pk", "winner", "end", *(_key("totals", side) for side in SIDES),
-        *(_key("deals_won", side) for side in SIDES),
+        "pk", "winner", "end", *(_key("totals", side) for side in sides_read),
+        *(_key("deals_won", side) for side in sides_read),
     ):  # fmt: skip
-        totals, won = values[: len(SIDES)], values[len(SIDES):]
+        totals, won = values[: len(sides_read)], values[len(sides_read):]
         decided[pk] = (
             winner, end,
-            {side: int(v) for side, v in zip(SIDES, totals, strict=True) if v is not None},
-            {side: int(v) for side, v in zip(SIDES, won, strict=True) if v is not None},
+            {side: int(v) for side, v in zip(sides_read, totals, strict=True) if v is not None},
+            {side: int(v) for side, v in zip(sides_read, won, strict=True) if v is not None},
         )  # fmt: skip
     sanctions = list(
         Sanction.objects.filter(tournament=tournament, revoked_at__isnull=True,
@@ -237,74 +255,67 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
 
     swap = _swapped(tournament)
     games: list[pure.Game] = []
+    add = games.append
     cells: dict[int, dict[int, Cell]] = defaultdict(dict)
+    placed: dict[int, dict[int, str]] = defaultdict(dict)  # entry -> round -> kind
     for pairing_id, info in tables.items():
         number = info["round"]
         for entry_id in info["BYE"]:
             result = tournament.bye_result
-            games.append(pure.Game(number, entry_id, None, result, played=False, kind="bye"))
-            cells[entry_id][number] = Cell(number, "bye", result)
+            add(pure.Game(number, entry_id, None, result, played=False, kind="bye"))
+            placed[entry_id][number] = "bye"
+            if with_cells:
+                cells[entry_id][number] = Cell(number, "bye", result)
         offenders = forfeits.get(pairing_id, set())
         sides: dict[str, list[int]] = info["sides"]
+        decision = decided.get(info["match"]) if not offenders else None
         for side, members in sides.items():
             mine = tuple(members)
             theirs = tuple(e for name, group in sides.items() if name != side for e in group)
+            kind, result, ours, others = "pending", "", 0, 0
+            if offenders:
+                lost = bool(offenders & set(mine))
+                kind, result = ("forfeit_loss", "loss") if lost else ("forfeit_win", "win")
+            elif decision is not None:
+                winner, end, totals, won = decision
+                kind, result = "", side_result(winner, side, totals)
+                ours, others = _side_points(side, totals, swap)
             for entry_id in mine:
-                partners = tuple(e for e in mine if e != entry_id)
-                base = Cell(
-                    number,
-                    "",
-                    "",
-                    theirs,
-                    partners,
-                    table=info["table"],
-                    match=info["match"],
-                    side=side,
-                )
-                if offenders:
-                    lost = bool(offenders & set(mine))
-                    kind = "forfeit_loss" if lost else "forfeit_win"
-                    base.kind, base.result = kind, ("loss" if lost else "win")
-                    games.append(
-                        pure.Game(
-                            number,
-                            entry_id,
-                            None,
-                            base.result,  # type: ignore[arg-type]
-                            played=False,
-                            kind=kind,
-                        )
-                    )  # type: ignore[arg-type]
-                elif info["match"] in decided:
-                    winner, end, totals, won = decided[info["match"]]
-                    ours, others = _side_points(side, totals, swap)
-                    base.result = side_result(winner, side, totals)
-                    base.points_for, base.points_against = ours, others
-                    games.append(pure.Game(
+                if kind == "":
+                    add(pure.Game(
                         number, entry_id, theirs[0] if theirs else None,
-                        base.result,  # type: ignore[arg-type]
-                        ours, others, won.get(side, 0),
+                        result, ours, others, won.get(side, 0),  # type: ignore[arg-type]
                         end=END_KINDS.get(end, ""),  # type: ignore[arg-type]
                         opponents=theirs if len(theirs) > 1 else (),
                     ))  # fmt: skip
-                else:
-                    base.kind = "pending"
-                cells[entry_id][number] = base
+                elif kind != "pending":
+                    add(pure.Game(number, entry_id, None, result, played=False,  # type: ignore[arg-type]
+                                  kind=kind))  # type: ignore[arg-type]  # fmt: skip
+                placed[entry_id][number] = kind
+                if with_cells:
+                    cells[entry_id][number] = Cell(
+                        number, kind, result, theirs, tuple(e for e in mine if e != entry_id),
+                        ours, others, info["table"], info["match"], side,
+                    )  # fmt: skip
 
     # rounds without a place: absent, late, or withdrawn
-    last_place: dict[int, int] = {}
-    for entry_id, by_round in cells.items():
-        last_place[entry_id] = max(by_round)
     for entry_id, entry in entries.items():
         if entry.team_id is None and tournament.format == Tournament.Format.TEAMS:
             continue  # a team's rounds are its pairs'
+        own = placed.get(entry_id, {})
+        last = max(own, default=0)
         for number in rounds:
-            if number in cells[entry_id]:
+            if number in own:
                 continue
-            withdrawn = entry.status == Entry.Status.WITHDRAWN and number > last_place.get(
-                entry_id, 0
-            )
+            withdrawn = entry.status == Entry.Status.WITHDRAWN and number > last
             kind = "withdrawn" if withdrawn and (entry_id, number) not in absent else "absent"
             games.append(pure.Game(number, entry_id, None, "loss", played=False, kind=kind))  # type: ignore[arg-type]
-            cells[entry_id][number] = Cell(number, kind, "loss")
-    return Ledger(tournament, entries, rounds, games, sanctions, dict(cells))
+            if with_cells:
+                cells[entry_id][number] = Cell(number, kind, "loss")
+    pending = {entry_id: sum(1 for kind in by_round.values() if kind == "pending")
+               for entry_id, by_round in placed.items()}  # fmt: skip
+    pending_tables = len({(info["round"], info["table"]) for pid, info in tables.items()
+                          if info["sides"] and not forfeits.get(pid)
+                          and info["match"] not in decided})  # fmt: skip
+    return Ledger(tournament, entries, rounds, games, sanctions, dict(cells), pending,
+                  pending_tables)  # fmt: skip

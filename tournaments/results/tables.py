@@ -99,10 +99,7 @@ def _entry_names(ledger: Ledger) -> dict[int, tuple[str, str, list[str]]]:
 
 
 def _pending(ledger: Ledger) -> dict[int, int]:
-    counts: dict[int, int] = defaultdict(int)
-    for entry_id, by_round in ledger.cells.items():
-        counts[entry_id] += sum(1 for cell in by_round.values() if cell.kind == "pending")
-    return counts
+    return ledger.pending
 
 
 def entry_rows(ledger: Ledger) -> list[pure.Row]:

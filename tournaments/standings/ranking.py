@@ -93,7 +93,9 @@ def standings(
     for game in games:
         if upto_round is not None and game.round > upto_round:
             continue
-        if game.participant not in known or any(o not in known for o in game.faced()):
+        if game.participant not in known or (game.played and (
+                (game.opponent is not None and game.opponent not in known)
+                or not known.issuperset(game.opponents))):  # fmt: skip
             raise ValueError(f"game of an unknown participant: {game}")
         games_of[game.participant].append(game)
         last_round = max(last_round, game.round)
@@ -125,16 +127,21 @@ def standings(
         for pid in ids
     }
     lots = lot(ids, settings.seed)
+    # each opponent-based metric once per participant: the order and the rows both read it
+    bh = {pid: metrics.buchholz(contributions[pid]) for pid in ids}
+    cut1 = {pid: metrics.buchholz_cut1(contributions[pid]) for pid in ids}
+    median = {pid: metrics.median_buchholz(contributions[pid]) for pid in ids}
+    sb = {pid: metrics.sonneborn_berger(contributions[pid]) for pid in ids}
     fixed: dict[str, Callable[[int], float]] = {
         "match_points": lambda pid: totals[pid].match_points,
         "wins": lambda pid: totals[pid].wins,
         "difference": lambda pid: totals[pid].difference,
         "points": lambda pid: totals[pid].points_for,
         "efectividad": lambda pid: totals[pid].efectividad,
-        "buchholz": lambda pid: metrics.buchholz(contributions[pid]),
-        "buchholz_cut1": lambda pid: metrics.buchholz_cut1(contributions[pid]),
-        "median_buchholz": lambda pid: metrics.median_buchholz(contributions[pid]),
-        "sonneborn_berger": lambda pid: metrics.sonneborn_berger(contributions[pid]),
+        "buchholz": bh.__getitem__,
+        "buchholz_cut1": cut1.__getitem__,
+        "median_buchholz": median.__getitem__,
+        "sonneborn_berger": sb.__getitem__,
         "progressive": lambda pid: totals[pid].progressive,
         "lot": lambda pid: lots[pid],
     }
@@ -168,7 +175,6 @@ def standings(
     rows: list[Row] = []
     for rank, (pid,) in enumerate(groups, start=1):
         total = totals[pid]
-        items = contributions[pid]
         rows.append(
             Row(
                 rank=rank,
@@ -183,10 +189,10 @@ def standings(
                 difference=total.difference,
                 deals_won=total.deals_won,
                 efectividad=total.efectividad,
-                buchholz=metrics.buchholz(items),
-                buchholz_cut1=metrics.buchholz_cut1(items),
-                median_buchholz=metrics.median_buchholz(items),
-                sonneborn_berger=metrics.sonneborn_berger(items),
+                buchholz=bh[pid],
+                buchholz_cut1=cut1[pid],
+                median_buchholz=median[pid],
+                sonneborn_berger=sb[pid],
                 progressive=total.progressive,
                 head_to_head=h2h[pid],
                 lot=lots[pid],
