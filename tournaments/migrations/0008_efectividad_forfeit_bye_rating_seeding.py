@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='tournament',
             name='bye_percent',
-            field=models.PositiveSmallIntegerField(default=50, validators=[django.core.validators.MaxValueValidator(200)], verbose_name='bye: efectividad, % of the target'),
+            field=models.PositiveSmallIntegerField(default=50, validators=[django.core.validators.MaxValueValidator(200)], verbose_name='bye: efectividad, per cent of the target'),
         ),
         migrations.AddField(
             model_name='tournament',
@@ -24,12 +24,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='tournament',
             name='forfeit_loss_percent',
-            field=models.PositiveSmallIntegerField(default=100, validators=[django.core.validators.MaxValueValidator(200)], verbose_name='forfeit: efectividad taken from the offender, % of the target'),
+            field=models.PositiveSmallIntegerField(default=100, validators=[django.core.validators.MaxValueValidator(200)], verbose_name='forfeit: efectividad taken from the offender, per cent of the target'),
         ),
         migrations.AddField(
             model_name='tournament',
             name='forfeit_win_percent',
-            field=models.PositiveSmallIntegerField(default=50, validators=[django.core.validators.MaxValueValidator(200)], verbose_name='forfeit: efectividad of the other side, % of the target'),
+            field=models.PositiveSmallIntegerField(default=50, validators=[django.core.validators.MaxValueValidator(200)], verbose_name='forfeit: efectividad of the other side, per cent of the target'),
         ),
         migrations.AddField(
             model_name='tournament',

@@ -184,15 +184,16 @@ class Tournament(models.Model):
                  ("plain", _("plain (points for minus points against)"))],
     )  # fmt: skip
     forfeit_win_percent = models.PositiveSmallIntegerField(
-        _("forfeit: efectividad of the other side, % of the target"), default=50,
+        _("forfeit: efectividad of the other side, per cent of the target"), default=50,
         validators=[MaxValueValidator(200)],
     )  # fmt: skip
     forfeit_loss_percent = models.PositiveSmallIntegerField(
-        _("forfeit: efectividad taken from the offender, % of the target"), default=100,
+        _("forfeit: efectividad taken from the offender, per cent of the target"), default=100,
         validators=[MaxValueValidator(200)],
     )  # fmt: skip
     bye_percent = models.PositiveSmallIntegerField(
-        _("bye: efectividad, % of the target"), default=50, validators=[MaxValueValidator(200)],
+        _("bye: efectividad, per cent of the target"), default=50,
+        validators=[MaxValueValidator(200)],
     )  # fmt: skip
     seed_by_rating = models.BooleanField(
         _("seed round 1 and order entries by rating"), default=False,
