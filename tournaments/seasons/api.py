@@ -18,9 +18,15 @@ from tournaments.seasons.table import SeasonTable, season_table
 
 
 class SeasonSerializer(serializers.ModelSerializer):
+    #: only public tournaments count in a season, and only they are named
+    tournaments = serializers.SerializerMethodField()
+
     class Meta:
         model = Season
         fields = ["id", "name", "scope", "scale", "best_of", "tournaments"]
+
+    def get_tournaments(self, obj: Season) -> list[int]:
+        return sorted(t.pk for t in obj.tournaments.all() if t.public)
 
 
 class SeasonResultSerializer(serializers.Serializer):

@@ -6,7 +6,7 @@ Only public tournaments count in it (``table``).
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views import View
@@ -25,7 +25,9 @@ def visible_seasons(request: HttpRequest) -> QuerySet[Season]:
 
 class SeasonListView(View):
     def get(self, request: HttpRequest) -> HttpResponse:
-        seasons = visible_seasons(request).prefetch_related("tournaments")
+        # only public tournaments count in a season, and only they are counted here
+        seasons = visible_seasons(request).annotate(
+            counted=Count("tournaments", filter=Q(tournaments__public=True)))
         return render(request, "tournaments/seasons/list.html", {"seasons": seasons})
 
 
