@@ -55,13 +55,10 @@ SIDES = ("NS", "EW", "N", "E", "S", "W")
 
 
 def _sides_of(tournament: Tournament) -> tuple[str, ...]:
-    """The sides a format's matches have (``tournaments.formats``): reading only those keys
-    of the matches' totals halves the work of a big event's standings."""
-    if tournament.format in formats.PAIR_FORMATS:
-        return ("NS", "EW")
-    if tournament.format == Tournament.Format.SINGLES:
-        return ("N", "E")
-    return SIDES
+    """The sides whose totals are read: a pair format's matches have only ``NS`` and ``EW``
+    (``tournaments.formats``), and reading just those keys of a big event's totals halves that
+    query's work; other formats read every side."""
+    return ("NS", "EW") if tournament.format in formats.PAIR_FORMATS else SIDES
 
 
 END_KINDS = {"target": "target", "instant": "target", "time": "time", "deals": "deals"}

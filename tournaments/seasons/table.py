@@ -3,8 +3,9 @@
     season_table(season) -> SeasonTable          every public tournament of the season counted
     season_sheet(table) -> results.exports.Sheet the same rows for CSV and XLSX
 
-A tournament's placing is its entry's rank in its standings now (the last finished round's
-snapshot, or live while a round is in play): a pair's or a team pair's place counts for each of
+A tournament's placing is its entry's rank in its final standings; a tournament still running
+counts provisionally with the standings of its last finished round (``provisional``), and one
+without a finished round not at all. A pair's or a team pair's place counts for each of
 its players; with ``scope = pairs`` a fixed pair (the same two players, whatever the entry's name
 in each event) is one line. A place scores ``season.scale[place - 1]``, 0 below the scale. With
 ``best_of`` N only the N best results count. Ties: more tournaments won (first places), then the
@@ -16,10 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models import Max
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournaments.models import Season, Tournament
+from tournaments.models import Round, Season, Tournament
 from tournaments.results import exports, table
 from tournaments.results.tables import entry_players
 
@@ -58,6 +60,7 @@ class SeasonTable:
     season: Season
     tournaments: list[Tournament]
     lines: list[SeasonLine]
+    provisional: set[int] = field(default_factory=set)  # tournaments still running
 
     def cell(self, line: SeasonLine, tournament: Tournament) -> Result | None:
         for result in line.results:
@@ -78,10 +81,19 @@ def season_table(season: Season) -> SeasonTable:
     tournaments = season_tournaments(season)
     scale = [int(p) for p in season.scale or []]
     lines: dict[tuple[int, ...], SeasonLine] = {}
+    provisional: set[int] = set()
+    counted: list[Tournament] = []
     for tournament in tournaments:
-        if not tournament.round_set.filter(status__in=("published", "finished")).exists():
+        finished = tournament.round_set.filter(status=Round.Status.FINISHED).aggregate(
+            last=Max("number"))["last"]  # fmt: skip
+        if finished is None:
             continue
-        standings = table(tournament, scope="entries")
+        counted.append(tournament)
+        if tournament.status != Tournament.Status.FINISHED:
+            provisional.add(tournament.pk)
+            standings = table(tournament, finished, scope="entries")
+        else:
+            standings = table(tournament, scope="entries")
         players = entry_players(tournament)
         for line in standings.lines:
             entry = players.get(line.participant, [])
@@ -104,12 +116,14 @@ def season_table(season: Season) -> SeasonTable:
                                                      -len(ln.results), ln.name))  # fmt: skip
     for rank, season_line in enumerate(ordered, start=1):
         season_line.rank = rank
-    return SeasonTable(season, tournaments, ordered)
+    return SeasonTable(season, counted, ordered, provisional)
 
 
 def season_sheet(season_table_: SeasonTable) -> exports.Sheet:
     header = [_("Rank"), _("Name"), _("Club"), _("Points"), _("Wins"), _("Best place")]
-    header += [t.name for t in season_table_.tournaments]
+    running = _("still running")
+    header += [f"{t.name} ({running})" if t.pk in season_table_.provisional else t.name
+               for t in season_table_.tournaments]  # fmt: skip
     rows = []
     for line in season_table_.lines:
         cells = []

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from tournaments.models import Season
+from tournaments.models import Season, Tournament
 from tournaments.seasons import season_table
 from tournaments.tests.builders import play_round
 from tournaments.tests.conftest import add_pairs
@@ -33,8 +33,10 @@ def evening(name: str, day: int, order: list[str], people: dict[str, object], **
     # round 1: 1st beats 4th by a lot, 2nd beats 3rd by less; round 2: 1st beats 2nd, 3rd
     # beats 4th: match points 4, 2, 2, 0, and the difference orders 2nd above 3rd
     a, b, c, d = (entries[k] for k in order)
-    play_round(tournament, 1, [(a, d, (150, 10)), (b, c, (120, 100))])
-    play_round(tournament, 2, [(a, b, (110, 100)), (c, d, (101, 100))])
+    play_round(tournament, 1, [(a, d, (150, 10)), (b, c, (120, 100))], status="finished")
+    play_round(tournament, 2, [(a, b, (110, 100)), (c, d, (101, 100))], status="finished")
+    Tournament.objects.filter(pk=tournament.pk).update(status="finished")
+    tournament.refresh_from_db()
     return tournament
 
 
@@ -105,8 +107,8 @@ def test_fixed_pairs_are_one_line_whatever_their_entry_is_called(organiser):
     c.players.set(a.players.all())
     c.name = "Другое имя"
     c.save()
-    play_round(first, 1, [(a, b, (120, 80))])
-    play_round(second, 1, [(c, d, (120, 80))])
+    play_round(first, 1, [(a, b, (120, 80))], status="finished")
+    play_round(second, 1, [(c, d, (120, 80))], status="finished")
     season = Season.objects.create(name="Сезон пар", scope=Season.Scope.PAIRS)
     season.tournaments.set([first, second])
     table = season_table(season)
@@ -139,3 +141,29 @@ def test_a_season_that_is_not_public_is_a_404(client, people):
     assert client.get(f"/api/v1/seasons/{season.pk}/").status_code == 404
     assert client.get(reverse("tournaments:season_export",
                               args=[season.pk, "csv"])).status_code == 404  # fmt: skip
+
+
+def test_a_running_tournament_counts_provisionally_by_its_last_finished_round(people):
+    done = evening("Вечер 1", 5, ["a", "b", "c", "d"], people)
+    running = TournamentFactory(name="Идёт", start_date=datetime.date(2027, 1, 12),
+                                format="singles", rules_preset="muggins", status="running")
+    entries = {}
+    for key in "abcd":
+        entries[key] = running.entries.create(name=str(people[key]))
+        entries[key].players.set([people[key]])
+    # round 1 finished: d and c won; round 2 in play, a and b win it (not counted yet)
+    play_round(running, 1, [(entries["d"], entries["a"], (150, 10)),
+                            (entries["c"], entries["b"], (120, 100))], status="finished")
+    play_round(running, 2, [(entries["a"], entries["c"], (150, 0)),
+                            (entries["b"], entries["d"], (150, 0))])
+    season = Season.objects.create(name="Сезон", scale=[10, 6, 4, 2])
+    season.tournaments.set([done, running])
+    table = season_table(season)
+    assert table.provisional == {running.pk}
+    gusev = next(line for line in table.lines if line.name == "Гусев")
+    assert [(r.tournament.name, r.place) for r in gusev.results] == [("Вечер 1", 4), ("Идёт", 1)]
+    # a tournament without a finished round is not in the table at all
+    Tournament.objects.filter(pk=running.pk).update(name="Идёт ещё")
+    Round = running.round_set.model
+    Round.objects.filter(tournament=running, number=1).update(status="published")
+    assert [t.name for t in season_table(season).tournaments] == ["Вечер 1"]
