@@ -180,8 +180,9 @@ class Tournament(models.Model):
     #: how the standings compute efectividad and what unplayed rounds give in it (issue 16)
     efectividad = models.CharField(
         _("efectividad"), max_length=10, default="capped",
-        choices=[("capped", _("capped at the target (T minus the loser's points)")),
-                 ("plain", _("plain (points for minus points against)"))],
+        choices=[("capped", _("capped at the target")), ("plain", _("plain: for minus against"))],
+        help_text=_("Capped: a game ended at the target gives the winner T minus the loser's "
+                    "points. Plain: points for minus points against, every game."),
     )  # fmt: skip
     forfeit_win_percent = models.PositiveSmallIntegerField(
         _("forfeit: efectividad of the other side, per cent of the target"), default=50,

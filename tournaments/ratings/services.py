@@ -19,6 +19,7 @@ from typing import Any
 
 from django.db import connection, transaction
 
+from rules import RulesError
 from scoring.models import Match
 from tournaments.models import (
     Entry,
@@ -52,7 +53,7 @@ def _places(totals: dict[str, int], sides: list[str], winner: str, low_wins: boo
 def _low_wins(tournament: Tournament) -> bool:
     try:
         return getattr(tournament.rules, "scoring", "") == "losers_record_own"
-    except Exception:  # rules the engine refuses: rated as more points better
+    except RulesError:  # rules the engine refuses: rated as more points better
         return False
 
 
