@@ -10,7 +10,7 @@ from scoring.api import MatchViewSet
 from tournaments.api import TournamentViewSet
 from tournaments.archive.api import ArchiveAPIView, ArchiveImportAPIView
 from tournaments.discipline.api import SanctionViewSet
-from tournaments.ratings.api import PlayerRatingAPIView, RatingListAPIView
+from tournaments.ratings.api import RatingViewSet
 from tournaments.registration.api import ClubViewSet, EntryViewSet, PlayerViewSet
 from tournaments.results.api import CrosstableAPIView, PlayerHistoryAPIView, StandingsAPIView
 from tournaments.rounds.api import RoundViewSet
@@ -37,6 +37,7 @@ router.register("entries", EntryViewSet, basename="entry")
 router.register("rounds", RoundViewSet, basename="round")
 router.register("sanctions", SanctionViewSet, basename="sanction")
 router.register("seasons", SeasonViewSet, basename="season")
+router.register("ratings", RatingViewSet, basename="rating")
 router.register("auth/tokens", TokenViewSet, basename="api-tokens")
 
 urlpatterns = [
@@ -47,9 +48,6 @@ urlpatterns = [
     path("tournaments/<int:pk>/standings/", StandingsAPIView.as_view(), name="api-standings"),
     path("tournaments/<int:pk>/crosstable/", CrosstableAPIView.as_view(), name="api-crosstable"),
     path("players/<int:pk>/history/", PlayerHistoryAPIView.as_view(), name="api-player-history"),
-    # ratings across tournaments (tournaments.ratings.api)
-    path("ratings/", RatingListAPIView.as_view(), name="api-ratings"),
-    path("ratings/<int:pk>/", PlayerRatingAPIView.as_view(), name="api-player-rating"),
     # the tournament archive (tournaments.archive.api), before the router's tournament routes
     path("tournaments/<int:pk>/archive/", ArchiveAPIView.as_view(), name="api-archive"),
     path("tournaments/import/", ArchiveImportAPIView.as_view(), name="api-archive-import"),

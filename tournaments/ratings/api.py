@@ -13,12 +13,11 @@ from typing import Any
 
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import generics, serializers
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import serializers, viewsets
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from tournaments.models import PlayerRating, RatingChange
 from tournaments.ratings import selectors
@@ -60,9 +59,22 @@ class PlayerRatingSerializer(serializers.Serializer):
     changes = RatingChangeSerializer(many=True)
 
 
-class RatingListAPIView(generics.ListAPIView):
+@extend_schema_view(
+    list=extend_schema(
+        operation_id="ratings_list",
+        parameters=[OpenApiParameter("club", OpenApiTypes.INT, required=False,
+                                     description="Only the players of this club.")],  # fmt: skip
+    ),
+    retrieve=extend_schema(operation_id="player_rating", responses={200: PlayerRatingSerializer}),
+)
+class RatingViewSet(viewsets.ReadOnlyModelViewSet):
+    """The rating list (``list``) and one player's rating with every change (``retrieve``, by
+    the player's id)."""
+
     permission_classes = [AllowAny]
     serializer_class = RatingSerializer
+    lookup_field = "player_id"
+    lookup_url_kwarg = "pk"
 
     def club(self) -> int | None:
         raw = self.request.query_params.get("club", "")
@@ -71,30 +83,17 @@ class RatingListAPIView(generics.ListAPIView):
         return int(raw) if raw else None
 
     def get_queryset(self) -> Any:
-        return selectors.rating_queryset(self.club())
+        return selectors.rating_queryset(self.club() if self.action == "list" else None)
 
     def get_serializer_context(self) -> dict[str, Any]:
-        ranks = {pk: rank for rank, pk in enumerate(
-            self.get_queryset().values_list("player_id", flat=True), start=1)}  # fmt: skip
-        return {**super().get_serializer_context(), "ranks": ranks}
+        context = super().get_serializer_context()
+        if getattr(self, "action", None) == "list":
+            context["ranks"] = {pk: rank for rank, pk in enumerate(
+                self.get_queryset().values_list("player_id", flat=True), start=1)}  # fmt: skip
+        return context
 
-    @extend_schema(
-        operation_id="ratings_list",
-        parameters=[OpenApiParameter("club", OpenApiTypes.INT, required=False,
-                                     description="Only the players of this club.")],  # fmt: skip
-    )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
-
-
-class PlayerRatingAPIView(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(operation_id="player_rating", responses={200: PlayerRatingSerializer})
-    def get(self, request: Request, pk: int) -> Response:
-        rating = PlayerRating.objects.select_related("player").filter(player_id=pk).first()
-        if rating is None:
-            raise Http404
-        changes: Any = list(RatingChange.objects.filter(player_id=pk)
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        rating = self.get_object()
+        changes: Any = list(RatingChange.objects.filter(player_id=rating.player_id)
                             .select_related("tournament").order_by("sequence"))  # fmt: skip
         return Response(PlayerRatingSerializer({"rating": rating, "changes": changes}).data)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers, viewsets
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -53,11 +54,13 @@ class SeasonTableSerializer(SeasonSerializer):
     class Meta(SeasonSerializer.Meta):
         fields = [*SeasonSerializer.Meta.fields, "table"]
 
+    @extend_schema_field(SeasonLineSerializer(many=True))
     def get_table(self, obj: Season) -> Any:
         table: SeasonTable = self.context["table"]
         return SeasonLineSerializer(table.lines, many=True).data
 
 
+@extend_schema_view(retrieve=extend_schema(responses={200: SeasonTableSerializer}))
 class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
     permission_classes = [AllowAny]
     serializer_class = SeasonSerializer
