@@ -3,7 +3,8 @@
 Owns: ``compute`` (openskill's team model over plain matches: pairs are teams of two, partners
 drawn each round a team per match, each-for-himself tables several one-player teams), ``services``
 (the rated history loaded in order, replayed and written in one transaction; the task scheduled
-after a finished round), ``tasks`` (the Celery task), ``selectors`` (the rating list, a player's
+after a finished round), ``tasks`` (the Celery task), ``signals`` (a tournament made private or
+public recomputes them), ``selectors`` (the rating list, a player's
 history), ``chart`` (the history as a server-drawn SVG), the public pages (``views``) and the API
 (``api``).
 

@@ -19,7 +19,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tournaments.models import PlayerRating, RatingChange
+from tournaments.models import PlayerRating
 from tournaments.ratings import selectors
 
 
@@ -94,6 +94,5 @@ class RatingViewSet(viewsets.ReadOnlyModelViewSet):
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         rating = self.get_object()
-        changes: Any = list(RatingChange.objects.filter(player_id=rating.player_id)
-                            .select_related("tournament").order_by("sequence"))  # fmt: skip
+        changes: Any = selectors.rating_history(rating.player_id)
         return Response(PlayerRatingSerializer({"rating": rating, "changes": changes}).data)

@@ -26,10 +26,5 @@ def rating_list(club_id: int | None = None) -> list[PlayerRating]:
 
 def rating_history(player_id: int) -> list[RatingChange]:
     """The player's rating changes in the order they were rated, with their tournament."""
-    return list(RatingChange.objects.filter(player_id=player_id)
+    return list(RatingChange.objects.filter(player_id=player_id, tournament__public=True)
                 .select_related("tournament").order_by("sequence"))  # fmt: skip
-
-
-def changes_by_match(player_id: int) -> dict[int, RatingChange]:
-    """The player's rating change of each rated match (the player's page shows it per match)."""
-    return {c.match_id: c for c in RatingChange.objects.filter(player_id=player_id)}

@@ -37,6 +37,8 @@ class PlayerRatingView(View):
         if rating is None:
             raise Http404
         changes = selectors.rating_history(player.pk)
+        if not changes:  # every rated match in a tournament made private since: nothing to show
+            raise Http404
         points = [(changes[0].before, round(changes[0].sigma_before * DISPLAY_SCALE))]
         points += [(c.after, round(c.sigma_after * DISPLAY_SCALE)) for c in changes]
         title = _("Rating of %(name)s after each match") % {"name": player.full_name}

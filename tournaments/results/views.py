@@ -265,7 +265,8 @@ class PlayerView(View):
         matches = history.player_history(player, visible)
         # the rating change of each rated match (only public tournaments are rated, so this
         # shows nothing the reader may not see)
-        changes = {c.match_id: c for c in RatingChange.objects.filter(player=player)}
+        changes = {c.match_id: c for c in RatingChange.objects.filter(
+            player=player, tournament__public=True)}  # fmt: skip
         for match in matches:
             match.rating_change = changes.get(match.match)  # type: ignore[attr-defined]
         return render(

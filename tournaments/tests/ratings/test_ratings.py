@@ -9,7 +9,7 @@ import time
 import pytest
 from django.urls import reverse
 
-from tournaments import ratings, rounds
+from tournaments import ratings, registration, rounds
 from tournaments.models import PlayerRating, RatingChange, Round, Tournament
 from tournaments.ratings.compute import RatedMatch, replay
 from tournaments.tests.builders import play_round
@@ -169,3 +169,17 @@ def test_a_player_of_a_private_tournament_has_no_rating_page(client):
     assert client.get(f"/api/v1/ratings/{pk}/").status_code == 404
     assert pk not in [r["player"] for r in client.get("/api/v1/ratings/").json()["results"]]
     assert isinstance(private, Tournament)
+
+
+def test_a_tournament_made_private_leaves_every_rating(
+    tournament, organiser, pairs, client, django_capture_on_commit_callbacks
+):
+    a, b = pairs(tournament, 2)
+    play_round(tournament, 1, [(a, b, (120, 80))])
+    ratings.recompute()
+    winner = players(a)[0]
+    assert client.get(reverse("tournaments:player_rating", args=[winner])).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        registration.update_tournament(organiser, tournament.pk, public=False)
+    assert not PlayerRating.objects.exists() and not RatingChange.objects.exists()
+    assert client.get(reverse("tournaments:player_rating", args=[winner])).status_code == 404
