@@ -146,3 +146,21 @@ def test_the_shares_of_the_target_for_forfeits_and_byes_are_settings() -> None:
     custom = Settings(target=200, forfeit_win_share=1.0, forfeit_loss_share=0.5, bye_share=0.25)
     rows = by_id(standings([1, 2, 3], games, custom))
     assert [rows[p].efectividad for p in (1, 2, 3)] == [200, -100, 50]
+
+
+def test_plain_efectividad_of_a_whole_event_as_femundo_sheets_report_it() -> None:
+    # the issue's FEMUNDO/FEDEDODO line: 4,441 for, 2,745 against, efectividad 1,696; plain
+    # efectividad is the totals' difference however the points split into games (these seven
+    # are made up to reach those totals), the capped one is not
+    scores = [(230, 120), (200, 199), (215, 30), (150, 200), (900, 500), (1600, 1001),
+              (1146, 695)]  # fmt: skip
+    games = []
+    for rnd, (ours, theirs) in enumerate(scores, start=1):
+        result: Result = "win" if ours > theirs else "loss"
+        other: Result = "loss" if ours > theirs else "win"
+        games += [Game(rnd, 1, 2, result, ours, theirs, end="target"),
+                  Game(rnd, 2, 1, other, theirs, ours, end="target")]  # fmt: skip
+    row = by_id(standings([1, 2], games, Settings(target=200, efectividad="plain")))[1]
+    assert (row.points_for, row.points_against, row.efectividad) == (4441, 2745, 1696)
+    capped = by_id(standings([1, 2], games, Settings(target=200)))[1]
+    assert capped.efectividad < row.efectividad
