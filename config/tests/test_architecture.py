@@ -42,7 +42,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the concerns, innermost first
     "tournaments.registration": ("rules", "accounts", *SHARED),
     "tournaments.results": ("rules", "accounts", "scoring", *SHARED, *PURE),
-    "tournaments.ratings": ("scoring", *SHARED),
+    "tournaments.ratings": ("rules", "scoring", *SHARED),
     "tournaments.seasons": ("rules", "accounts", "scoring", *SHARED, *PURE,
                             "tournaments.results"),  # fmt: skip
     "tournaments.rounds": ("rules", "accounts", "scoring", *SHARED, *PURE,

@@ -29,6 +29,12 @@ def schedule(tournament_id: int) -> None:
     finished round, or ``manage.py recompute_ratings``, catches up."""
 
     def send() -> None:
+        if recompute_ratings.app.conf.task_always_eager:
+            # in-process without a broker: called directly, because Celery's eager ``apply``
+            # sets a process-wide "never join inside a task" flag and restores it afterwards,
+            # which two threads finishing rounds at once left stuck on (tests of races)
+            services.recompute()
+            return
         try:
             recompute_ratings.delay(tournament_id)
         except OperationalError as exc:
