@@ -11,10 +11,8 @@ Reads ``results.tables`` and never writes. A finished round's standings come fro
 
 from __future__ import annotations
 
-import gc
 import time
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +29,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.results import snapshots, tables
-from tournaments.results.ledger import COUNTED, Ledger, load
+from tournaments.results.ledger import COUNTED, Ledger, gc_paused, load
 
 SCOPES = ("entries", "teams", "players")
 
@@ -175,21 +173,6 @@ def results_table(
                           parse_scope(scope, tournament), need_ledger)  # fmt: skip
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Python's cyclic collector paused while a table is computed: a live table of a thousand
-    entries allocates some hundred thousand tuples and rows, none of them in a cycle, and a
-    collection in the middle of that found nothing to free and cost 30–40 ms of the page's 150
-    (issue 16). Reference counting frees everything as usual; the collector runs again after."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def _results_table(tournament: Tournament, rounds: dict[int, str], chosen: int | None,
                    scope: str, need_ledger: bool = False) -> Results:  # fmt: skip
     with gc_paused():
@@ -222,7 +205,7 @@ def _compute(tournament: Tournament, rounds: dict[int, str], chosen: int | None,
         sorted(rounds),
         columns_for(table.order),
         pending,
-        tables.entry_players(tournament),
+        tables.ledger_players(ledger) if ledger is not None else tables.entry_players(tournament),
         ledger,
     )
 
