@@ -10,9 +10,11 @@ from scoring.api import MatchViewSet
 from tournaments.api import TournamentViewSet
 from tournaments.archive.api import ArchiveAPIView, ArchiveImportAPIView
 from tournaments.discipline.api import SanctionViewSet
+from tournaments.ratings.api import RatingViewSet
 from tournaments.registration.api import ClubViewSet, EntryViewSet, PlayerViewSet
 from tournaments.results.api import CrosstableAPIView, PlayerHistoryAPIView, StandingsAPIView
 from tournaments.rounds.api import RoundViewSet
+from tournaments.seasons.api import SeasonViewSet
 
 
 class Router(DefaultRouter):
@@ -34,6 +36,8 @@ router.register("players", PlayerViewSet, basename="player")
 router.register("entries", EntryViewSet, basename="entry")
 router.register("rounds", RoundViewSet, basename="round")
 router.register("sanctions", SanctionViewSet, basename="sanction")
+router.register("seasons", SeasonViewSet, basename="season")
+router.register("ratings", RatingViewSet, basename="rating")
 router.register("auth/tokens", TokenViewSet, basename="api-tokens")
 
 urlpatterns = [

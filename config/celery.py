@@ -23,4 +23,4 @@ app.conf.broker_transport_options = {
 }
 # tasks.py of every installed app, plus the project's own housekeeping tasks in config.tasks.
 app.autodiscover_tasks()
-app.autodiscover_tasks(["config", "tournaments.rounds"])
+app.autodiscover_tasks(["config", "tournaments.rounds", "tournaments.ratings"])

@@ -308,6 +308,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # a season's scope (players or pairs) is not the standings' scope (entries, teams, players)
+    "ENUM_NAME_OVERRIDES": {"SeasonScopeEnum": "tournaments.models.ratings.Season.Scope",
+                            "ScopeEnum": ["entries", "teams", "players"]},
 }
 
 # --- Logging --------------------------------------------------------------------------------

@@ -16,8 +16,10 @@ from tournaments.models import (
     EntryAbsence,
     Pairing,
     Player,
+    PlayerRating,
     Round,
     Sanction,
+    Season,
     Standing,
     Tournament,
 )
@@ -148,4 +150,26 @@ class ArchiveImportAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    """Seasons are set up here: a name, the tournaments, the points per place, the best N."""
+
+    list_display = ("name", "scope", "best_of", "public")
+    filter_horizontal = ("tournaments",)
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(admin.ModelAdmin):
+    """Read only: ratings are recomputed from the matches (``tournaments.ratings``)."""
+
+    list_display = ("player", "rating", "uncertainty", "matches", "last_played")
+    search_fields = ("player__last_name", "player__first_name")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -1,5 +1,6 @@
 """The tournaments app's wiring: signals connected once the apps are ready (snapshots retaken
-after a correction, sanctions and shared players and clubs audited) and the rule of
+after a correction, sanctions and shared players and clubs audited, ratings recomputed when a
+tournament becomes private or public) and the rule of
 ``tournaments.access`` over its tables' matches, registered in scoring
 (``scoring.services.EVENT_SCOPES``): scoring cannot import tournaments, so it asks through this
 hook who sees, oversees and corrects a table's match."""
@@ -27,6 +28,10 @@ class TournamentsConfig(AppConfig):
         from tournaments.registration import shared
 
         shared.connect()
+
+        from tournaments.ratings import signals
+
+        signals.connect()
 
         from scoring import services as scoring
 
@@ -69,3 +74,7 @@ def _retake_snapshots(sender: Any, match: Any, **kwargs: Any) -> None:
     pairing = Pairing.objects.select_related("round__tournament").filter(match=match).first()
     if pairing is not None:
         results.refresh_snapshots(pairing.round.tournament, pairing.round.number)
+        if pairing.round.tournament.public:
+            from tournaments import ratings
+
+            ratings.schedule(pairing.round.tournament_id)  # the history changed: replay it

@@ -5,9 +5,11 @@ from django.urls import path, re_path
 from tournaments.archive import views as archive
 from tournaments.audit import views as audit
 from tournaments.discipline import views as discipline
+from tournaments.ratings import views as ratings
 from tournaments.registration import views as registration
 from tournaments.results import views as results
 from tournaments.rounds import views as rounds
+from tournaments.seasons import views as seasons
 
 app_name = "tournaments"
 
@@ -25,6 +27,13 @@ urlpatterns = [
     re_path(r"^tournaments/(?P<pk>[0-9]+)/crosstable\.(?P<fmt>csv|xlsx)$",
             results.ExportView.as_view(what="crosstable"), name="crosstable_export"),
     path("players/<int:pk>/", results.PlayerView.as_view(), name="player"),
+    # ratings and seasons across tournaments
+    path("ratings/", ratings.RatingListView.as_view(), name="ratings"),
+    path("ratings/players/<int:pk>/", ratings.PlayerRatingView.as_view(), name="player_rating"),
+    path("seasons/", seasons.SeasonListView.as_view(), name="seasons"),
+    path("seasons/<int:pk>/", seasons.SeasonView.as_view(), name="season"),
+    re_path(r"^seasons/(?P<pk>[0-9]+)/season\.(?P<fmt>csv|xlsx)$",
+            seasons.SeasonExportView.as_view(), name="season_export"),
     # the organiser's pages
     path("manage/", registration.ManageListView.as_view(), name="manage_list"),
     path("manage/new/", registration.TournamentCreateView.as_view(), name="manage_create"),

@@ -42,7 +42,7 @@ from config.tests.test_security import post_pages, walk
 from scoring import services as scoring
 from scoring.models import Deal, Match, MatchVersion
 from scoring.tests.helpers import paper_rows, sport_deals
-from tournaments import discipline
+from tournaments import discipline, ratings
 from tournaments.models import (
     Club,
     Entry,
@@ -52,6 +52,7 @@ from tournaments.models import (
     Player,
     Round,
     Sanction,
+    Season,
     Standing,
     Tournament,
 )
@@ -661,6 +662,50 @@ GLOBAL_READS = {"GET /api/v1/clubs/", "GET /api/v1/clubs/{id}/", "GET /api/v1/me
                 # the caller's own account: his tokens and password (accounts/tests/test_tokens.py)
                 "GET /api/v1/auth/tokens/", "account", "password_change"}  # fmt: skip
 
+def listed_player(response: Any, w: dict[str, Any]) -> bool:
+    return w["player_id"] in {item["player"] for item in response.json()["results"]}
+
+
+def rated_match(response: Any, w: dict[str, Any]) -> bool:
+    return w["hidden_id"] in {change["match"] for change in response.json()["changes"]}
+
+
+def season_names_t(response: Any, w: dict[str, Any]) -> bool:
+    data = response.json()
+    items = data["results"] if "results" in data else [data]
+    listed = any(w["t_id"] in item["tournaments"] for item in items)
+    places = [r["tournament"] for item in items for line in item.get("table", [])
+              for r in line["results"]]  # fmt: skip
+    return listed or w["t_id"] in places
+
+
+def ratings_or_season_url(label: str, w: dict[str, Any], player: int) -> str | None:
+    """Ratings recomputed now (whatever is rated: never the private tournament's matches nor
+    the unpublished round's) and a season holding T."""
+    if not any(word in label for word in ("rating", "season")):
+        return None
+    # a player of table 3 of round 1, confirmed: rated while T is public
+    place = PairingEntry.objects.filter(pairing__match_id=w["m3"]).select_related("entry").first()
+    assert place is not None
+    player = place.entry.players.order_by("pk").values_list("pk", flat=True)[0]
+    ratings.recompute()
+    season = Season.objects.get_or_create(name="Сезон проверки")[0]
+    season.tournaments.add(w["t"])
+    w.update(player_id=player, season_id=season.pk, t_name=w["t"].name)
+    return {
+        "GET /api/v1/ratings/": "/api/v1/ratings/",
+        "GET /api/v1/ratings/{id}/": f"/api/v1/ratings/{player}/",
+        "GET /api/v1/seasons/": "/api/v1/seasons/",
+        "GET /api/v1/seasons/{id}/": f"/api/v1/seasons/{season.pk}/",
+        "tournaments:ratings": reverse("tournaments:ratings"),
+        "tournaments:player_rating": reverse("tournaments:player_rating", args=[player]),
+        "tournaments:seasons": reverse("tournaments:seasons"),
+        "tournaments:season": reverse("tournaments:season", args=[season.pk]),
+        "tournaments:season_export": reverse("tournaments:season_export",
+                                             args=[season.pk, "csv"]),  # fmt: skip
+    }[label]
+
+
 MATCH = Sees(TABLE)
 PRIVATE = Sees(SEE_T)
 MANAGED = Sees(MANAGERS, knows=SEE_T)
@@ -706,6 +751,19 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     "tournaments:manage_round": (MANAGED, Sees(MANAGERS, knows=EVERYONE)),
     "tournaments:manage_round_status": (MANAGED, Sees(MANAGERS, knows=EVERYONE)),
     "tournaments:manage_round_print": (MANAGED, Sees(MANAGERS, knows=EVERYONE)),
+    # ratings and seasons (issue 16): only public tournaments' published results count in them,
+    # so a private tournament's matches and players, and an unpublished round's match, never show
+    "GET /api/v1/ratings/": (Sees(NOBODY, shows=listed_player), None),
+    "GET /api/v1/ratings/{id}/": (Sees(NOBODY), Sees(NOBODY, shows=rated_match)),
+    "GET /api/v1/seasons/": (Sees(NOBODY, shows=season_names_t), None),
+    "GET /api/v1/seasons/{id}/": (Sees(NOBODY, shows=season_names_t), None),
+    "tournaments:ratings": (Sees(NOBODY, shows=link('data-player="{player_id}"')), None),
+    "tournaments:player_rating": (Sees(NOBODY),
+                                  Sees(NOBODY, shows=link('data-match="{hidden_id}"'))),
+    "tournaments:seasons": (Sees(NOBODY, shows=link('data-counted="1"')), None),
+    "tournaments:season": (Sees(NOBODY, shows=link('href="/tournaments/{t_id}/standings/"')),
+                           None),
+    "tournaments:season_export": (Sees(NOBODY, shows=link("{t_name}")), None),
     "scoring:list": (Sees(TABLE, shows=link('href="/matches/{hidden_id}/"')),) * 2,
     "scoring:sheet": (MATCH, MATCH),
     "scoring:submit": (MATCH, MATCH),
@@ -747,6 +805,9 @@ def read_url(label: str, scenario: str, w: dict[str, Any]) -> str:
     hidden = {"GET /api/v1/tournaments/": t, "GET /api/v1/tournaments/{id}/rounds/": r.pk}
     w.update(t_id=t, hidden_id=hidden.get(label, m))
     results = "" if private else "?round=2"
+    special = ratings_or_season_url(label, w, player)
+    if special is not None:
+        return special
     if label.startswith("GET "):
         path = label[4:]
         resource = path.split("/")[3]

@@ -19,7 +19,7 @@ from django.core.management import call_command
 
 from scoring.models import Match
 from tournaments.management.commands import seed_demo
-from tournaments.models import Tournament
+from tournaments.models import PlayerRating, Season, Tournament
 
 PHONE = {"width": 360, "height": 740}
 PAGES = {
@@ -27,7 +27,9 @@ PAGES = {
            "/tournaments/{t}/crosstable/", "/tournaments/{t}/rounds/4/",
            # the «Пятёрка» evening: each for himself, tables of four and three
            "/tournaments/{f}/standings/", "/tournaments/{f}/crosstable/",
-           "/tournaments/{f}/rounds/3/"],
+           "/tournaments/{f}/rounds/3/",
+           # ratings and the season across the demo's evenings
+           "/ratings/", "/ratings/players/{p}/", "/players/{p}/", "/seasons/", "/seasons/{s}/"],
     "referee": ["/matches/", "/matches/{m}/", "/matches/{m}/history/", "/matches/{fm}/"],
     "organiser": ["/manage/", "/manage/{t}/", "/manage/{t}/entries/", "/manage/{t}/rounds/4/",
                   "/manage/{t}/discipline/", "/manage/{t}/setup/", "/manage/{f}/rounds/3/"],
@@ -50,6 +52,8 @@ def test_no_page_is_wider_than_a_phone(browser: Any, live_server: Any, language:
     f = Tournament.objects.get(name=seed_demo.FIVES_NAME)
     fm = Match.objects.filter(pairing__round__tournament=f, referee__username="referee").first()
     assert fm is not None
+    rated = PlayerRating.objects.order_by("-matches", "pk").values_list("player_id", flat=True)[0]
+    season = Season.objects.get(name=seed_demo.SEASON_NAME).pk
     problems = []
     for user, paths in PAGES.items():
         context = browser.new_context(viewport=PHONE)
@@ -64,7 +68,7 @@ def test_no_page_is_wider_than_a_phone(browser: Any, live_server: Any, language:
                 with page.expect_navigation():
                     page.press("input[name=password]", "Enter")
             for path in paths:
-                url = path.format(t=t.pk, m=m.pk, f=f.pk, fm=fm.pk)
+                url = path.format(t=t.pk, m=m.pk, f=f.pk, fm=fm.pk, p=rated, s=season)
                 assert page.goto(live_server.url + url).status == 200, url
                 assert page.locator("html").get_attribute("lang") == language
                 # (the setup form's legend lists the ids the organiser types, with their names)

@@ -188,6 +188,12 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
     tournament_out.pop("id")
     tournament_out["organisers"] = organisers
     tournament_out["chief_referees"] = chief_referees
+    # the seasons it counts in, by name with their rules (linked on import by name)
+    tournament_out["seasons"] = [
+        {"name": name, "scope": scope, "scale": scale, "best_of": best_of}
+        for name, scope, scale, best_of in t.seasons.order_by("name").values_list(
+            "name", "scope", "scale", "best_of")
+    ]  # fmt: skip
     return {
         "format": FORMAT,
         "version": VERSION,

@@ -36,6 +36,16 @@ def ref(section: str, required: bool = False) -> str:
     return f"ref:{section}" + ("!" if required else "")
 
 
+#: fields added after version 1 was published: an archive written before them reads the default
+OPTIONAL: dict[tuple[str, str], object] = {
+    ("tournament", "efectividad"): "capped",
+    ("tournament", "forfeit_win_percent"): 50,
+    ("tournament", "forfeit_loss_percent"): 100,
+    ("tournament", "bye_percent"): 50,
+    ("tournament", "seed_by_rating"): False,
+}
+
+
 SEATS = ("seat_n", "seat_e", "seat_s", "seat_w")
 
 
@@ -51,7 +61,8 @@ SPECS: dict[str, dict[str, str]] = {
         "tie_breaks": JSON, "bye_result": STR, "club_avoidance": STR, "club_strict_until": INT,
         "individual_federation": BOOL, "first_round": STR, "yellow_card_points": INT,
         "red_card_points": INT,
-        "created_at": DATETIME,
+        "created_at": DATETIME, "efectividad": STR, "forfeit_win_percent": INT,
+        "forfeit_loss_percent": INT, "bye_percent": INT, "seed_by_rating": BOOL,
     },
     "clubs": {"name": STR, "city": STR},
     "players": {
@@ -117,6 +128,7 @@ CHOICES: dict[tuple[str, str], Iterable[str]] = {
     ("tournament", "bye_result"): Tournament.ByeResult.values,
     ("tournament", "first_round"): Tournament.FirstRound.values,
     ("tournament", "club_avoidance"): Tournament.ClubAvoidance.values,
+    ("tournament", "efectividad"): ("capped", "plain"),
     ("entries", "status"): Entry.Status.values,
     ("rounds", "status"): Round.Status.values,
     ("places", "side"): PairingEntry.Side.values,

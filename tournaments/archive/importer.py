@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from accounts import audit
 from scoring import services as scoring_services
 from scoring.models import Deal, Match, MatchVersion
-from tournaments import results
+from tournaments import ratings, results
 from tournaments.access import User, can_create_tournament
 from tournaments.archive.format import HAS_DEALS_WON, SECTIONS, SPECS, USER
 from tournaments.archive.reader import Plan, read_archive
@@ -42,6 +42,7 @@ from tournaments.models import (
     Player,
     Round,
     Sanction,
+    Season,
     Tournament,
 )
 
@@ -256,6 +257,9 @@ def _write(plan: Plan, importer: User) -> Tournament:  # noqa: C901 - one step p
         if round_.status == Round.Status.FINISHED:
             results.take_snapshot(round_)
 
+    notes += _link_seasons(tournament, plan.seasons, importer)
+    if tournament.public:  # its matches take their place in the rated history
+        ratings.schedule(tournament.pk)
     tournament.archive_notes = notes  # type: ignore[attr-defined]
     tournament.archive_names = names  # type: ignore[attr-defined]
     return tournament
@@ -280,3 +284,22 @@ def _player_differs(player: Player, fields: Mapping[str, Any],
     )  # fmt: skip
     return [_("Player %(id)s is linked to the player of this site as he is; the archive "
               "differs: %(differences)s.") % {"id": player.federation_id, "differences": listed}]
+
+
+def _link_seasons(tournament: Tournament, seasons: list[dict[str, Any]],
+                  importer: User) -> list[str]:  # fmt: skip
+    """Count the tournament in the archive's seasons, by name. Seasons are the club's (set up in
+    the administration): only staff link an import to them, creating one that is missing; for
+    an organiser the seasons are named in a note and linked by staff if they should be."""
+    if not seasons:
+        return []
+    if not getattr(importer, "is_staff", False):
+        return [_("The archive counted this tournament in the seasons %(names)s; only an "
+                  "administrator adds a tournament to a season.")
+                % {"names": ", ".join(f"«{s['name']}»" for s in seasons)}]  # fmt: skip
+    for item in seasons:
+        season, _created = Season.objects.get_or_create(
+            name=item["name"], defaults={"scope": item["scope"], "scale": item["scale"],
+                                         "best_of": item["best_of"]})  # fmt: skip
+        season.tournaments.add(tournament)
+    return []

@@ -37,6 +37,7 @@ from tournaments.archive.format import (
     INT,
     INT_NULL,
     MAX_ERRORS,
+    OPTIONAL,
     SECTIONS,
     SPECS,
     STR,
@@ -121,6 +122,9 @@ class _Reader:
             return out
         for name, kind in SPECS[spec_name].items():
             field = f"{where}.{name}"
+            if name not in item and (spec_name, name) in OPTIONAL:
+                out[name] = OPTIONAL[(spec_name, name)]
+                continue
             if name not in item:
                 self.problem("missing_key", _("The key “%(name)s” is missing.") % {"name": name},
                              field)  # fmt: skip
@@ -194,6 +198,30 @@ class Plan:
         self.history: list[tuple[Any, dict[str, Any]]] = []
         self.usernames: set[str] = set()
         self.exported_at: dt.datetime | None = None
+        self.seasons: list[dict[str, Any]] = []
+
+
+def _seasons(reader: _Reader, value: Any) -> list[dict[str, Any]]:
+    """The seasons the tournament counted in: name, scope, scale (points per place), best N."""
+    refusal = _("Seasons must be a list of objects with a name, a scope and a scale.")
+    if not isinstance(value, list):
+        reader.problem("bad_value", refusal, "tournament.seasons")
+        return []
+    seasons = []
+    for i, item in enumerate(value):
+        where = f"tournament.seasons[{i}]"
+        ok = (isinstance(item, Mapping) and isinstance(item.get("name"), str)
+              and 0 < len(item["name"]) <= 200 and item.get("scope") in ("players", "pairs")
+              and isinstance(item.get("scale"), list) and 0 < len(item["scale"]) <= 200
+              and all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 10_000
+                      for p in item["scale"])
+              and (item.get("best_of") is None or (isinstance(item["best_of"], int)
+                                                    and 1 <= item["best_of"] <= 100)))  # fmt: skip
+        if not ok:
+            reader.problem("bad_value", refusal, where)
+            continue
+        seasons.append({k: item.get(k) for k in ("name", "scope", "scale", "best_of")})
+    return seasons
 
 
 def read_archive(data: Any) -> Plan:
@@ -220,6 +248,7 @@ def read_archive(data: Any) -> Plan:
         else:
             setattr(plan, key, names)
             reader.usernames.update(names)
+    plan.seasons = _seasons(reader, settings.get("seasons", []))  # absent before issue 16
     for section in SECTIONS:
         rows = plan.rows[section] = []
         for i, item in enumerate(data[section]):

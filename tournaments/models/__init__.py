@@ -4,11 +4,18 @@
     rounds         Round, Pairing (a table or a bye), PairingEntry (a side of a table)
     results        Sanction (the chief referee's), Standing (a finished round's snapshot)
     imports        ArchiveImport (who imported which archive into a tournament, when)
+    ratings        PlayerRating, RatingChange (derived: tournaments.ratings), Season
 
 Every model keeps the app label ``tournaments`` and its table; import them from here.
 """
 
 from tournaments.models.imports import ArchiveImport
+from tournaments.models.ratings import (
+    DISPLAY_SCALE,
+    PlayerRating,
+    RatingChange,
+    Season,
+)
 from tournaments.models.registration import (
     TIE_BREAKS,
     Club,
@@ -27,6 +34,7 @@ from tournaments.models.results import (
 from tournaments.models.rounds import SIDE_ORDER, Pairing, PairingEntry, Round
 
 __all__ = [
+    "DISPLAY_SCALE", "PlayerRating", "RatingChange", "Season",
     "MAX_SANCTION_GAME_POINTS", "MAX_SANCTION_MATCH_POINTS", "SIDE_ORDER", "TIE_BREAKS",
     "ArchiveImport", "Club",
     "Entry", "EntryAbsence", "Pairing", "PairingEntry", "Player", "Round", "Sanction", "Standing",

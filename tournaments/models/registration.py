@@ -10,6 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -196,6 +197,29 @@ class Tournament(models.Model):
         related_name="chief_refereed_tournaments",
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    #: how the standings compute efectividad and what unplayed rounds give in it (issue 16)
+    efectividad = models.CharField(
+        _("efectividad"), max_length=10, default="capped",
+        choices=[("capped", _("capped at the target")), ("plain", _("plain: for minus against"))],
+        help_text=_("Capped: a game ended at the target gives the winner T minus the loser's "
+                    "points. Plain: points for minus points against, every game."),
+    )  # fmt: skip
+    forfeit_win_percent = models.PositiveSmallIntegerField(
+        _("forfeit: efectividad of the other side, per cent of the target"), default=50,
+        validators=[MaxValueValidator(200)],
+    )  # fmt: skip
+    forfeit_loss_percent = models.PositiveSmallIntegerField(
+        _("forfeit: efectividad taken from the offender, per cent of the target"), default=100,
+        validators=[MaxValueValidator(200)],
+    )  # fmt: skip
+    bye_percent = models.PositiveSmallIntegerField(
+        _("bye: efectividad, per cent of the target"), default=50,
+        validators=[MaxValueValidator(200)],
+    )  # fmt: skip
+    seed_by_rating = models.BooleanField(
+        _("seed round 1 and order entries by rating"), default=False,
+        help_text=_("The players' club rating (recomputed from every confirmed match)."),
+    )  # fmt: skip
 
     class Meta:
         ordering = ["-start_date", "-pk"]

@@ -13,6 +13,8 @@ from config.inputs import JSONFormField
 from tournaments.models import TIE_BREAKS, Club, Entry, Tournament
 
 CARD_FIELDS = ("yellow_card_points", "red_card_points")
+#: settings that keep the instance's value (or the default) when a form leaves them out
+KEPT_WHEN_EMPTY = ("efectividad", "forfeit_win_percent", "forfeit_loss_percent", "bye_percent")
 
 #: the presets in words (the same names as the new-match page's)
 PRESET_NAMES = {
@@ -34,7 +36,8 @@ class TournamentForm(forms.ModelForm):
             "format", "system", "rounds", "points_win", "points_draw", "points_loss",
             "tie_breaks", "bye_result", "club_avoidance", "club_strict_until",
             "individual_federation", "first_round",
-            "yellow_card_points", "red_card_points", "public",
+            "yellow_card_points", "red_card_points", "public", "efectividad",
+            "forfeit_win_percent", "forfeit_loss_percent", "bye_percent", "seed_by_rating",
         ]  # fmt: skip
         # read with config.inputs.load_json: too deep or NUL is a form error, not a 500
         field_classes = {"rules_options": JSONFormField}
@@ -54,8 +57,15 @@ class TournamentForm(forms.ModelForm):
             )  # fmt: skip
         if self.instance.pk:
             self.initial["tie_breaks"] = ", ".join(self.instance.tie_breaks or [])
-        for name in CARD_FIELDS:
+        for name in (*CARD_FIELDS, *KEPT_WHEN_EMPTY):
             self.fields[name].required = False
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for name in KEPT_WHEN_EMPTY:
+            if data.get(name) in (None, "") and name not in self.errors:
+                data[name] = getattr(self.instance, name)
+        return data
 
     def _card_points(self, name: str) -> int:
         value = self.cleaned_data.get(name)

@@ -36,7 +36,8 @@ SETUP_FIELDS = (
     "name", "start_date", "end_date", "venue", "rules_preset", "rules_options", "format",
     "system", "rounds", "public", "points_win", "points_draw", "points_loss", "tie_breaks",
     "bye_result", "club_avoidance", "club_strict_until", "individual_federation",
-    "first_round", "yellow_card_points", "red_card_points",
+    "first_round", "yellow_card_points", "red_card_points", "efectividad",
+    "forfeit_win_percent", "forfeit_loss_percent", "bye_percent", "seed_by_rating",
 )  # fmt: skip
 
 

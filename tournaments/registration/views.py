@@ -48,6 +48,7 @@ from tournaments.registration.forms import (
     ImportForm,
     TournamentForm,
 )
+from tournaments.selectors import entry_ratings
 
 
 def _catalogue_rows() -> dict[str, Any]:
@@ -164,8 +165,17 @@ class EntriesView(ManageView):
         self, request: HttpRequest, pk: int, form: EntryForm | None = None,
         import_errors: list[dict[str, Any]] | None = None, status: int = 200,
     ) -> HttpResponse:  # fmt: skip
-        entries = selectors.tournament_with_entries(
-            Tournament.objects.filter(pk=pk)).get().entries.all()  # fmt: skip
+        tournament = selectors.tournament_with_entries(Tournament.objects.filter(pk=pk)).get()
+        entries = list(tournament.entries.all())
+        # the rating each entry would have today (its players' club ratings): shown, and the
+        # order of the list when round 1 is seeded by rating
+        today = entry_ratings(tournament)
+        for entry in entries:
+            entry.rating_today = today.get(entry.pk)  # type: ignore[attr-defined]
+        if tournament.seed_by_rating:
+            entries.sort(key=lambda e: (e.pk not in today,
+                                        -today[e.pk].conservative if e.pk in today else 0,
+                                        e.seed or 10**9, e.pk))  # fmt: skip
         absent = {}
         rows = EntryAbsence.objects.filter(entry__tournament_id=pk)
         for entry_id, number in rows.values_list("entry_id", "round_number"):

@@ -29,7 +29,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.results import snapshots, tables
-from tournaments.results.ledger import COUNTED, Ledger, load
+from tournaments.results.ledger import COUNTED, Ledger, gc_paused, load
 
 SCOPES = ("entries", "teams", "players")
 
@@ -159,14 +159,7 @@ def parse_scope(value: Any, tournament: Tournament) -> str:
 
 
 def _pending_tables(ledger: Ledger) -> int:
-    return len(
-        {
-            (cell.round, cell.table)
-            for by_round in ledger.cells.values()
-            for cell in by_round.values()
-            if cell.kind == "pending"
-        }
-    )
+    return ledger.pending_tables
 
 
 def results_table(
@@ -182,6 +175,12 @@ def results_table(
 
 def _results_table(tournament: Tournament, rounds: dict[int, str], chosen: int | None,
                    scope: str, need_ledger: bool = False) -> Results:  # fmt: skip
+    with gc_paused():
+        return _compute(tournament, rounds, chosen, scope, need_ledger)
+
+
+def _compute(tournament: Tournament, rounds: dict[int, str], chosen: int | None,
+             scope: str, need_ledger: bool = False) -> Results:  # fmt: skip
     upto = chosen if chosen is not None else (max(rounds) if rounds else None)
     ledger = None
     table = None
@@ -195,7 +194,8 @@ def _results_table(tournament: Tournament, rounds: dict[int, str], chosen: int |
             table = None
     if table is None or need_ledger:
         # the entries' players are loaded as models only where they are read from the ledger
-        ledger = load(tournament, upto, players=need_ledger or scope == "players")
+        ledger = load(tournament, upto, players=need_ledger or scope == "players",
+                      with_cells=need_ledger)  # fmt: skip
     if table is None:
         assert ledger is not None
         table = tables.live_table(tournament, upto, scope, ledger=ledger)
@@ -205,7 +205,7 @@ def _results_table(tournament: Tournament, rounds: dict[int, str], chosen: int |
         sorted(rounds),
         columns_for(table.order),
         pending,
-        tables.entry_players(tournament),
+        tables.ledger_players(ledger) if ledger is not None else tables.entry_players(tournament),
         ledger,
     )
 

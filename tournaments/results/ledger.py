@@ -3,13 +3,16 @@
     standings_settings(tournament) -> Settings        points, bye, target, tie-break order
     load(tournament, upto_round=None) -> Ledger       every round of every entry, in 7 queries
     lot_seed(tournament) -> int                       the last-resort lot, stable across imports
+    gc_paused()                                       the cyclic collector off while a table
+                                                      is computed
 
 What counts. Rounds that are published or finished, up to ``upto_round``. A table counts when its
 protocol is confirmed, or when a forfeit decides it; a table still in play is left out (live
 standings show it as pending). A bye scores as the tournament's ``bye_result``. An entry without a
 place in a counted round was absent: by request (``EntryAbsence``), because it joined later, or,
-after its last place, because it withdrew (``withdrawn``, which its opponents' Buchholz counts as a
-draw). Active sanctions deduct in their round; revoked ones count nothing.
+after its last place, because it withdrew (``withdrawn``). Its opponents' Buchholz counts every
+unplayed round after its last played game as a draw, whatever the label (C.07 art. 16,
+``tournaments.standings``). Active sanctions deduct in their round; revoked ones count nothing.
 
 Points. ``points_for`` is what the entry's side recorded and ``points_against`` the other side's,
 except under ``losers_record_own`` («козёл»: a side records its own bad points) where the two
@@ -25,7 +28,10 @@ winner, as with two sides.
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +40,7 @@ from django.db.models.fields.json import KT
 
 from rules import RulesError
 from scoring.models import Match
+from tournaments import formats
 from tournaments import standings as pure
 from tournaments.models import (
     Entry,
@@ -50,6 +57,13 @@ COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
 
 #: every side a table's match may have: two pairs, or the seats of players each on his own
 SIDES = ("NS", "EW", "N", "E", "S", "W")
+
+
+def _sides_of(tournament: Tournament) -> tuple[str, ...]:
+    """The sides whose totals are read: a pair format's matches have only ``NS`` and ``EW``
+    (``tournaments.formats``), and reading just those keys of a big event's totals halves that
+    query's work; other formats read every side."""
+    return ("NS", "EW") if tournament.format in formats.PAIR_FORMATS else SIDES
 
 
 END_KINDS = {"target": "target", "instant": "target", "time": "time", "deals": "deals"}
@@ -69,6 +83,10 @@ def standings_settings(tournament: Tournament) -> pure.Settings:
         win=tournament.points_win, draw=tournament.points_draw, loss=tournament.points_loss,
         bye_result=tournament.bye_result,  # type: ignore[arg-type]
         target=target, order=order or pure.SPORTS_ORDER, seed=lot_seed(tournament),
+        efectividad="plain" if tournament.efectividad == "plain" else "capped",
+        forfeit_win_share=tournament.forfeit_win_percent / 100,
+        forfeit_loss_share=tournament.forfeit_loss_percent / 100,
+        bye_share=tournament.bye_percent / 100,
     )  # fmt: skip
 
 
@@ -112,6 +130,10 @@ class Ledger:
     games: list[pure.Game]
     sanctions: list[Sanction]
     cells: dict[int, dict[int, Cell]] = field(default_factory=dict)  # entry -> round -> cell
+    pending: dict[int, int] = field(default_factory=dict)  # entry -> its tables still in play
+    pending_tables: int = 0  # tables still in play (live standings)
+    #: each entry's players as (id, name), read once (``tables.ledger_players``)
+    entry_players: dict[int, list[tuple[int, str]]] | None = None
 
     @property
     def last_round(self) -> int:
@@ -134,6 +156,21 @@ class Ledger:
                     )
                 )
         return result
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Python's cyclic collector paused while a table is computed: a live table of a thousand
+    entries allocates some hundred thousand tuples and rows, none of them in a cycle, and a
+    collection in the middle of that found nothing to free and cost 30–40 ms of the page's 150
+    (issue 16). Reference counting frees everything as usual; the collector runs again after."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _key(column: str, key: str) -> KT:
@@ -160,8 +197,12 @@ def _side_points(side: str, totals: dict[str, int], swap: bool) -> tuple[int, in
     return (theirs, ours) if swap else (ours, theirs)
 
 
-def load(tournament: Tournament, upto_round: int | None = None, players: bool = True) -> Ledger:
+def load(tournament: Tournament, upto_round: int | None = None, players: bool = True,
+         with_cells: bool = True) -> Ledger:  # fmt: skip
     """Load the tournament's counted rounds (7 queries) into plain games and cells.
+
+    ``with_cells=False`` leaves ``cells`` empty (the standings need only the games and the
+    counts of tables in play; the crosstable and the exports read the cells).
 
     ``players=False`` leaves the entries' players unloaded (``entry.players.all()`` would then
     query): the entries' standings name players through ``entry_players`` instead, which is
@@ -192,18 +233,19 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     )  # fmt: skip
     # the decided tables' results, the JSON keys of every side read as text by the database
     decided: dict[int, tuple[str, str, dict[str, int], dict[str, int]]] = {}
+    sides_read = _sides_of(tournament)
     for pk, winner, end, *values in Match.objects.filter(
         pairing__round__tournament=tournament, pairing__round__status__in=COUNTED,
         pairing__round__number__lte=last, status=Match.Status.CONFIRMED,
     ).exclude(winner="").values_list(
-        "pk", "winner", "end", *(_key("totals", side) for side in SIDES),
-        *(_key("deals_won", side) for side in SIDES),
+        "pk", "winner", "end", *(_key("totals", side) for side in sides_read),
+        *(_key("deals_won", side) for side in sides_read),
     ):  # fmt: skip
-        totals, won = values[: len(SIDES)], values[len(SIDES):]
+        totals, won = values[: len(sides_read)], values[len(sides_read):]
         decided[pk] = (
             winner, end,
-            {side: int(v) for side, v in zip(SIDES, totals, strict=True) if v is not None},
-            {side: int(v) for side, v in zip(SIDES, won, strict=True) if v is not None},
+            {side: int(v) for side, v in zip(sides_read, totals, strict=True) if v is not None},
+            {side: int(v) for side, v in zip(sides_read, won, strict=True) if v is not None},
         )  # fmt: skip
     sanctions = list(
         Sanction.objects.filter(tournament=tournament, revoked_at__isnull=True,
@@ -232,74 +274,67 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
 
     swap = _swapped(tournament)
     games: list[pure.Game] = []
+    add = games.append
     cells: dict[int, dict[int, Cell]] = defaultdict(dict)
+    placed: dict[int, dict[int, str]] = defaultdict(dict)  # entry -> round -> kind
     for pairing_id, info in tables.items():
         number = info["round"]
         for entry_id in info["BYE"]:
             result = tournament.bye_result
-            games.append(pure.Game(number, entry_id, None, result, played=False, kind="bye"))
-            cells[entry_id][number] = Cell(number, "bye", result)
+            add(pure.Game(number, entry_id, None, result, played=False, kind="bye"))
+            placed[entry_id][number] = "bye"
+            if with_cells:
+                cells[entry_id][number] = Cell(number, "bye", result)
         offenders = forfeits.get(pairing_id, set())
         sides: dict[str, list[int]] = info["sides"]
+        decision = decided.get(info["match"]) if not offenders else None
         for side, members in sides.items():
             mine = tuple(members)
             theirs = tuple(e for name, group in sides.items() if name != side for e in group)
+            kind, result, ours, others = "pending", "", 0, 0
+            if offenders:
+                lost = bool(offenders & set(mine))
+                kind, result = ("forfeit_loss", "loss") if lost else ("forfeit_win", "win")
+            elif decision is not None:
+                winner, end, totals, won = decision
+                kind, result = "", side_result(winner, side, totals)
+                ours, others = _side_points(side, totals, swap)
             for entry_id in mine:
-                partners = tuple(e for e in mine if e != entry_id)
-                base = Cell(
-                    number,
-                    "",
-                    "",
-                    theirs,
-                    partners,
-                    table=info["table"],
-                    match=info["match"],
-                    side=side,
-                )
-                if offenders:
-                    lost = bool(offenders & set(mine))
-                    kind = "forfeit_loss" if lost else "forfeit_win"
-                    base.kind, base.result = kind, ("loss" if lost else "win")
-                    games.append(
-                        pure.Game(
-                            number,
-                            entry_id,
-                            None,
-                            base.result,  # type: ignore[arg-type]
-                            played=False,
-                            kind=kind,
-                        )
-                    )  # type: ignore[arg-type]
-                elif info["match"] in decided:
-                    winner, end, totals, won = decided[info["match"]]
-                    ours, others = _side_points(side, totals, swap)
-                    base.result = side_result(winner, side, totals)
-                    base.points_for, base.points_against = ours, others
-                    games.append(pure.Game(
+                if kind == "":
+                    add(pure.Game(
                         number, entry_id, theirs[0] if theirs else None,
-                        base.result,  # type: ignore[arg-type]
-                        ours, others, won.get(side, 0),
+                        result, ours, others, won.get(side, 0),  # type: ignore[arg-type]
                         end=END_KINDS.get(end, ""),  # type: ignore[arg-type]
                         opponents=theirs if len(theirs) > 1 else (),
                     ))  # fmt: skip
-                else:
-                    base.kind = "pending"
-                cells[entry_id][number] = base
+                elif kind != "pending":
+                    add(pure.Game(number, entry_id, None, result, played=False,  # type: ignore[arg-type]
+                                  kind=kind))  # type: ignore[arg-type]  # fmt: skip
+                placed[entry_id][number] = kind
+                if with_cells:
+                    cells[entry_id][number] = Cell(
+                        number, kind, result, theirs, tuple(e for e in mine if e != entry_id),
+                        ours, others, info["table"], info["match"], side,
+                    )  # fmt: skip
 
     # rounds without a place: absent, late, or withdrawn
-    last_place: dict[int, int] = {}
-    for entry_id, by_round in cells.items():
-        last_place[entry_id] = max(by_round)
     for entry_id, entry in entries.items():
         if entry.team_id is None and tournament.format == Tournament.Format.TEAMS:
             continue  # a team's rounds are its pairs'
+        own = placed.get(entry_id, {})
+        last = max(own, default=0)
         for number in rounds:
-            if number in cells[entry_id]:
+            if number in own:
                 continue
-            withdrawn = entry.status == Entry.Status.WITHDRAWN and number > last_place.get(
-                entry_id, 0
-            )
+            withdrawn = entry.status == Entry.Status.WITHDRAWN and number > last
             kind = "withdrawn" if withdrawn and (entry_id, number) not in absent else "absent"
             games.append(pure.Game(number, entry_id, None, "loss", played=False, kind=kind))  # type: ignore[arg-type]
-            cells[entry_id][number] = Cell(number, kind, "loss")
-    return Ledger(tournament, entries, rounds, games, sanctions, dict(cells))
+            if with_cells:
+                cells[entry_id][number] = Cell(number, kind, "loss")
+    pending = {entry_id: sum(1 for kind in by_round.values() if kind == "pending")
+               for entry_id, by_round in placed.items()}  # fmt: skip
+    pending_tables = len({(info["round"], info["table"]) for pid, info in tables.items()
+                          if info["sides"] and not forfeits.get(pid)
+                          and info["match"] not in decided})  # fmt: skip
+    return Ledger(tournament, entries, rounds, games, sanctions, dict(cells), pending,
+                  pending_tables)  # fmt: skip

@@ -26,7 +26,7 @@ from tournaments.models import (
     Standing,
     Tournament,
 )
-from tournaments.results.ledger import COUNTED, Ledger, load, standings_settings
+from tournaments.results.ledger import COUNTED, Ledger, gc_paused, load, standings_settings
 
 
 @dataclass
@@ -86,12 +86,20 @@ def entry_players(tournament: Tournament) -> dict[int, list[tuple[int, str]]]:
     return dict(players)
 
 
+def ledger_players(ledger: Ledger) -> dict[int, list[tuple[int, str]]]:
+    """``entry_players`` of the ledger's tournament, read once per ledger (the table and the
+    page that shows it both need them)."""
+    if ledger.entry_players is None:
+        ledger.entry_players = entry_players(ledger.tournament)
+    return ledger.entry_players
+
+
 def _names(players: list[tuple[int, str]]) -> list[str]:
     return [name for _pk, name in players]
 
 
 def _entry_names(ledger: Ledger) -> dict[int, tuple[str, str, list[str]]]:
-    players = entry_players(ledger.tournament)
+    players = ledger_players(ledger)
     return {
         pk: (e.name, e.club.name if e.club else "", _names(players.get(pk, [])))
         for pk, e in ledger.entries.items()
@@ -99,10 +107,7 @@ def _entry_names(ledger: Ledger) -> dict[int, tuple[str, str, list[str]]]:
 
 
 def _pending(ledger: Ledger) -> dict[int, int]:
-    counts: dict[int, int] = defaultdict(int)
-    for entry_id, by_round in ledger.cells.items():
-        counts[entry_id] += sum(1 for cell in by_round.values() if cell.kind == "pending")
-    return counts
+    return ledger.pending
 
 
 def entry_rows(ledger: Ledger) -> list[pure.Row]:
@@ -215,7 +220,13 @@ def player_rows(ledger: Ledger) -> tuple[list[pure.Row], dict[int, tuple[str, st
 def live_table(tournament: Tournament, upto_round: int | None = None, scope: str = "entries",
                ledger: Ledger | None = None) -> Table:  # fmt: skip
     """Standings computed now from the confirmed tables (a bounded number of queries)."""
-    ledger = ledger or load(tournament, upto_round, players=scope == "players")
+    with gc_paused():
+        return _live_table(tournament, upto_round, scope, ledger)
+
+
+def _live_table(tournament: Tournament, upto_round: int | None, scope: str,
+                ledger: Ledger | None) -> Table:  # fmt: skip
+    ledger = ledger or load(tournament, upto_round, players=scope == "players", with_cells=False)
     settings = standings_settings(tournament)
     if scope == "teams":
         lines = _lines(team_rows(ledger), _entry_names(ledger), {})

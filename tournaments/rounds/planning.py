@@ -21,6 +21,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from tournaments import pairing as algorithms
+from tournaments import selectors as shared_selectors
 from tournaments.errors import PairingFailed
 from tournaments.models import Entry, EntryAbsence, PairingEntry, Round, Tournament
 from tournaments.pairing import (
@@ -62,6 +63,20 @@ def _available(tournament: Tournament, number: int, excluded: set[int]) -> list[
         .exclude(pk__in=excluded)
     )
     return list(selectors.with_snapshot(entries, tournament, number))
+
+
+def seed_by_rating(tournament: Tournament, entries: list[Entry]) -> None:
+    """With the tournament's ``seed_by_rating``: each entry's seed becomes its place by rating
+    today (the conservative value, ``tournaments.selectors.entry_ratings``); entries without a
+    rated player follow, in their own seed order. Only in memory: the stored seeds stay."""
+    if not tournament.seed_by_rating:
+        return
+    strength = shared_selectors.entry_ratings(tournament)
+    order = sorted(entries, key=lambda e: (e.pk not in strength,
+                                           -strength[e.pk].conservative if e.pk in strength
+                                           else 0, e.seed or 10**9, e.pk))  # fmt: skip
+    for position, entry in enumerate(order, start=1):
+        entry.seed = position
 
 
 def _competitor(entry: Entry, rank: int, record: selectors.Record, **extra: Any) -> Competitor:
@@ -126,6 +141,7 @@ def plan_round(round_: Round) -> Plan:
         result = _call(algorithms.teams, competitors, swiss_options)
     else:
         entries = _available(tournament, number, locked)
+        seed_by_rating(tournament, entries)
         selectors.apply_standings(records, selectors.snapshot_of(entries))
         ranked = selectors.ranked(entries, records)
         empty = selectors.Record()

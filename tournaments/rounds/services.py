@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from accounts import audit
 from accounts.roles import CHIEF_REFEREE, REFEREE, has_role
 from scoring.models import Match
+from tournaments import ratings
 from tournaments.access import User, can_manage, require_manager
 from tournaments.errors import Conflict, NotAllowed, TournamentError, Unavailable
 from tournaments.models import (
@@ -324,6 +325,8 @@ def finish_round(user: Any, round_id: int) -> Round:
         round_.finished_at = timezone.now()
         round_.save(update_fields=["status", "finished_at"])
         take_snapshot(round_)
+        # every finished round moves the ratings (a Celery task once this commits)
+        ratings.schedule(round_.tournament_id)
         audit.record(user, "round.finish", round_, tournament_id=round_.tournament_id,
                      before={"status": Round.Status.PUBLISHED},
                      after={"status": round_.status})  # fmt: skip

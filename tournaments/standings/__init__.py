@@ -26,10 +26,11 @@ Own unplayed rounds (Buchholz family and Sonneborn-Berger). Each unplayed round 
 participant counts as a game against a dummy opponent whose score is the participant's own
 score (its match points after sanctions, in the rounds counted), C.07 art. 16 "dummy opponent".
 
-Opponents' unplayed rounds. When an opponent's score is used, the opponent's rounds of the kinds
-in ``Settings.opponent_draw_kinds`` count as draws; by default only ``withdrawn``, as the issue
-states. C.07 can be read as extending this to all of an opponent's VURs: set
-``opponent_draw_kinds=VOLUNTARY`` for that reading. All other rounds count as scored.
+Opponents' unplayed rounds (C.07 art. 16). When an opponent's score is used, its unplayed
+rounds after its last played game (or pairing-allocated bye, or forfeit win) count as draws,
+whatever the reason and whatever its status (withdrawn or not); its earlier unplayed rounds count
+as they scored. This is how FIDE's tie-break exercises, Vega and FIDE's TieBreakServer compute
+it; the earlier setting that counted only a withdrawn entry's rounds as draws is gone.
 
 Cut-1 drops the least significant contribution, but if the participant has VURs the lowest VUR
 contribution is dropped first, whatever its value. Median Buchholz drops that same contribution
@@ -42,18 +43,22 @@ the dummy opponent with the round's scored result (a bye scored as a win adds th
 Progressive score sums the cumulative score after each round 1..last round (sanctions at their
 round), C.07's PS without modifiers.
 
-Head-to-head (C.07 "direct encounter", simplified): it is applied to each group still tied on
-every earlier criterion of the order. If every two members of the group have played each other,
-each member's value is the match points it scored in those games; otherwise the criterion
-separates nobody (value 0 for all). It is not re-applied to a sub-group it leaves tied; later
-criteria handle that. Members no longer tied get 0.
+Head-to-head (C.07 "direct encounter", ``ranking.direct_encounter``): applied to each group
+still tied on every earlier criterion. When every two members have met, the match points they
+scored in those games order them (a repeated encounter counts its mean), and it is applied again
+within each sub-group left tied. When some have not met, a member is ranked above the others
+only while its points exceed what each of them could still reach by winning its unplayed
+encounters in the group; the others are not separated by it. ``Row.head_to_head`` is the number
+of the tied participants that the direct encounter ranks below the row (0 when it separates
+nobody).
 
-Efectividad (see ``metrics.game_efectividad``): target reached, the winner gets T minus the
-loser's points and the loser the negative of that, both capped at T (in the fives games both
-may pass it: then 0); time or a fixed number of deals ended it:
-plus or minus the difference; forfeit -T for the offender and +T/2 for the other side; bye +T/2
-(it scores as ``bye_result``); requested absence and rounds after withdrawing 0. Without a
-target (``Settings.target is None``) a played game gives its difference and unplayed rounds 0.
+Efectividad (see ``metrics.game_efectividad``), ``Settings.efectividad``: "capped" (target
+reached: the winner gets T minus the loser's points and the loser the negative of that, both
+capped at T; in the fives games both may pass it: then 0; time or a fixed number of deals ended
+it: plus or minus the difference) or "plain" (points for minus points against, every game).
+Either way a forfeit gives -T to the offender and +T/2 to the other side, a bye +T/2 (the shares
+of T are settings), requested absence and rounds after withdrawing 0. Without a target
+(``Settings.target is None``) a played game gives its difference and unplayed rounds 0.
 
 Lot: a permutation of the participants shuffled by ``random.Random(seed)`` over their sorted
 ids; it is always the last criterion, appended when the order lacks it, so ranks never tie.
@@ -61,7 +66,7 @@ Every criterion sorts higher values first.
 """
 
 from .metrics import game_efectividad
-from .ranking import head_to_head, lot, standings
+from .ranking import direct_encounter, lot, standings
 from .types import (
     INTERNATIONAL_ORDER,
     SPORTS_ORDER,
@@ -83,7 +88,7 @@ __all__ = [
     "Sanction",
     "Settings",
     "game_efectividad",
-    "head_to_head",
+    "direct_encounter",
     "lot",
     "standings",
 ]

@@ -8,8 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .types import VOLUNTARY, Game, Result, Settings
+
+
+def scored(game: Game, settings: Settings) -> int:
+    """The match points a round scores (``effective_result`` in points), inlined for speed:
+    the standings of a big event call this tens of thousands of times."""
+    if not game.played and game.kind == "bye":
+        result = settings.bye_result
+    else:
+        result = game.result
+    if result == "win":
+        return settings.win
+    return settings.draw if result == "draw" else settings.loss
 
 
 def effective_result(game: Game, settings: Settings) -> Result:
@@ -22,24 +35,30 @@ def effective_result(game: Game, settings: Settings) -> Result:
 def game_efectividad(game: Game, settings: Settings) -> float:
     """Efectividad of one round as federation software computes it.
 
-    Target reached: the winner gets T minus the loser's points, the loser the negative of that,
-    each side's points capped at T (a loser past the target too gives 0).
-    Time (or the fixed number of deals) ended it: plus or minus the difference. A forfeit gives
-    the offender -T and the other side +T/2; a bye gives +T/2. A requested absence and the rounds
-    after withdrawing give 0. Without a target, a played game gives its difference and an
-    unplayed round 0.
+    ``settings.efectividad == "capped"``: a game that ended at the target gives the winner T
+    minus the loser's points and the loser the negative of that, each side's points capped at
+    T (a loser past the target too gives 0); time (or the fixed number of deals) ended it: plus
+    or minus the difference. ``"plain"``: every played game gives points for minus points
+    against (FEMUNDO/FEDEDODO sheets report it so). Unplayed rounds, either way: a forfeit
+    gives the offender -T (``forfeit_loss_share`` of T) and the other side +T/2
+    (``forfeit_win_share``), a bye +T/2 (``bye_share``); a requested absence and the rounds after
+    withdrawing give 0. Without a target, a played game gives its difference and an unplayed
+    round 0.
     """
     target = settings.target
     if not game.played:
         if target is None:
             return 0.0
-        if game.kind in ("bye", "forfeit_win"):
-            return target / 2
+        if game.kind == "bye":
+            return target * settings.bye_share
+        if game.kind == "forfeit_win":
+            return target * settings.forfeit_win_share
         if game.kind == "forfeit_loss":
-            return -float(target)
+            return -target * settings.forfeit_loss_share
         return 0.0
     difference = float(game.points_for - game.points_against)
-    if target is None or game.end != "target" or game.result == "draw":
+    if (target is None or settings.efectividad == "plain" or game.end != "target"
+            or game.result == "draw"):  # fmt: skip
         return difference
     # Both sides' points capped at T: the winner's T minus the loser's points, the loser the
     # negative of that; a loser who also passed T (the fives games check the target once a deal
@@ -117,21 +136,26 @@ def totals(
 def adjusted_score(games: Iterable[Game], settings: Settings, deduction: int) -> int:
     """A participant's score as seen by its opponents' Buchholz and Sonneborn-Berger.
 
-    The unplayed rounds of the kinds in ``settings.opponent_draw_kinds`` (by default the rounds
-    after withdrawing) count as draws; sanctions stay deducted.
+    C.07 (2024) art. 16: the participant's unplayed rounds after its last played game (or
+    pairing-allocated bye, or forfeit win) count as draws, whatever the reason and whatever its
+    status; its earlier unplayed rounds count as they scored. Sanctions stay deducted.
     """
+    games = list(games)
+    last = max(
+        (g.round for g in games if g.played or g.kind in ("bye", "forfeit_win")), default=0
+    )
     score = -deduction
     for game in games:
-        if not game.played and game.kind in settings.opponent_draw_kinds:
+        if not game.played and game.round > last:
             score += settings.draw
         else:
-            score += settings.points_for(effective_result(game, settings))
+            score += scored(game, settings)
     return score
 
 
-@dataclass(frozen=True, slots=True)
-class Contribution:
-    """What one round adds to the opponent-based tie-breaks."""
+class Contribution(NamedTuple):
+    """What one round adds to the opponent-based tie-breaks (a named tuple: a big event has
+    tens of thousands of them, and a frozen dataclass is several times slower to build)."""
 
     opponent_score: float
     fraction: float  # share of the win the round scored: 1 win, draw/win draw, 0 loss
@@ -144,14 +168,16 @@ def contributions(
     """One contribution per round: the opponent's adjusted score, or for an unplayed round a
     dummy opponent with the participant's own score (C.07, 2024)."""
     result: list[Contribution] = []
+    win = settings.win
     for game in games:
-        points = settings.points_for(effective_result(game, settings))
-        fraction = points / settings.win if settings.win else 0.0
-        faced = game.faced()
+        fraction = scored(game, settings) / win if win else 0.0
         score: float
-        if faced:
-            score = adjusted[faced[0]] if len(faced) == 1 else (
-                sum(adjusted[o] for o in faced) / len(faced))
+        if not game.played:
+            score = own_score
+        elif game.opponents:
+            score = sum(adjusted[o] for o in game.opponents) / len(game.opponents)
+        elif game.opponent is not None:
+            score = adjusted[game.opponent]
         else:
             score = own_score
         voluntary = not game.played and game.kind in VOLUNTARY

@@ -2,7 +2,8 @@
 
 The order is refined criterion by criterion: participants are kept in groups that are equal on
 every criterion so far, and each criterion splits the groups further. Head-to-head is computed
-inside such a group, which is why the refinement is incremental rather than one sort.
+inside such a group (and again inside the sub-groups it leaves tied, ``direct_encounter``), which
+is why the refinement is incremental rather than one sort.
 """
 
 from __future__ import annotations
@@ -15,27 +16,55 @@ from . import metrics
 from .types import Game, Row, Sanction, Settings
 
 
-def head_to_head(
+def _encounters(
     group: Sequence[int], games_of: Mapping[int, Sequence[Game]], settings: Settings
-) -> dict[int, float]:
-    """Match points scored in played games among ``group``, if every two of them have met.
-
-    If some two members of the group have not played each other the criterion does not
-    separate anybody: everybody gets 0.
-    """
+) -> tuple[dict[int, float], dict[int, int]]:
+    """Each member's match points against the others of ``group`` (a repeated encounter counts
+    its mean, so a double round robin weighs every opponent once) and how many of them it has
+    not met."""
     members = set(group)
-    met: set[frozenset[int]] = set()
-    scored: dict[int, float] = dict.fromkeys(group, 0.0)
-    for participant in group:
-        for game in games_of.get(participant, ()):
-            inside = [o for o in game.faced() if o in members and o != participant]
-            if inside:
-                met.update(frozenset((participant, o)) for o in inside)
-                scored[participant] += settings.points_for(game.result)
-    pairs = len(members) * (len(members) - 1) // 2
-    if len(members) < 2 or len(met) < pairs:
-        return dict.fromkeys(group, 0.0)
-    return scored
+    scored: dict[int, dict[int, list[int]]] = {pid: defaultdict(list) for pid in group}
+    for pid in group:
+        for game in games_of.get(pid, ()):
+            for other in game.faced():
+                if other in members and other != pid:
+                    scored[pid][other].append(settings.points_for(game.result))
+    points = {pid: float(sum(sum(v) / len(v) for v in scored[pid].values())) for pid in group}
+    unmet = {pid: len(group) - 1 - len(scored[pid]) for pid in group}
+    return points, unmet
+
+
+def direct_encounter(
+    group: Sequence[int], games_of: Mapping[int, Sequence[Game]], settings: Settings
+) -> list[list[int]]:
+    """C.07's direct encounter: ``group`` (tied so far) split into ordered sub-groups.
+
+    When every two members have met, the match points scored in those games order them, and
+    the criterion is applied again within each sub-group it leaves tied. When some have not
+    met, a member is placed above the rest only if its points exceed what any other of them
+    could reach by winning its games still unplayed within the group; the others stay tied
+    (and the criterion is applied again to them if it separated somebody).
+    """
+    if len(group) < 2:
+        return [list(group)]
+    points, unmet = _encounters(group, games_of, settings)
+    buckets: list[list[int]]
+    if not any(unmet.values()):
+        by_points: dict[float, list[int]] = defaultdict(list)
+        for pid in group:
+            by_points[points[pid]].append(pid)
+        buckets = [by_points[key] for key in sorted(by_points, reverse=True)]
+    else:
+        reach = {pid: points[pid] + unmet[pid] * settings.win for pid in group}
+        rest = sorted(group, key=lambda pid: (-points[pid], -reach[pid]))
+        buckets = []
+        while len(rest) > 1 and points[rest[0]] > max(reach[pid] for pid in rest[1:]):
+            buckets.append([rest[0]])
+            rest = rest[1:]
+        buckets.append(rest)
+    if len(buckets) == 1:
+        return buckets
+    return [sub for bucket in buckets for sub in direct_encounter(bucket, games_of, settings)]
 
 
 def lot(participants: Iterable[int], seed: int) -> dict[int, int]:
@@ -64,7 +93,9 @@ def standings(
     for game in games:
         if upto_round is not None and game.round > upto_round:
             continue
-        if game.participant not in known or any(o not in known for o in game.faced()):
+        if game.participant not in known or (game.played and (
+                (game.opponent is not None and game.opponent not in known)
+                or not known.issuperset(game.opponents))):  # fmt: skip
             raise ValueError(f"game of an unknown participant: {game}")
         games_of[game.participant].append(game)
         last_round = max(last_round, game.round)
@@ -96,16 +127,21 @@ def standings(
         for pid in ids
     }
     lots = lot(ids, settings.seed)
+    # each opponent-based metric once per participant: the order and the rows both read it
+    bh = {pid: metrics.buchholz(contributions[pid]) for pid in ids}
+    cut1 = {pid: metrics.buchholz_cut1(contributions[pid]) for pid in ids}
+    median = {pid: metrics.median_buchholz(contributions[pid]) for pid in ids}
+    sb = {pid: metrics.sonneborn_berger(contributions[pid]) for pid in ids}
     fixed: dict[str, Callable[[int], float]] = {
         "match_points": lambda pid: totals[pid].match_points,
         "wins": lambda pid: totals[pid].wins,
         "difference": lambda pid: totals[pid].difference,
         "points": lambda pid: totals[pid].points_for,
         "efectividad": lambda pid: totals[pid].efectividad,
-        "buchholz": lambda pid: metrics.buchholz(contributions[pid]),
-        "buchholz_cut1": lambda pid: metrics.buchholz_cut1(contributions[pid]),
-        "median_buchholz": lambda pid: metrics.median_buchholz(contributions[pid]),
-        "sonneborn_berger": lambda pid: metrics.sonneborn_berger(contributions[pid]),
+        "buchholz": bh.__getitem__,
+        "buchholz_cut1": cut1.__getitem__,
+        "median_buchholz": median.__getitem__,
+        "sonneborn_berger": sb.__getitem__,
         "progressive": lambda pid: totals[pid].progressive,
         "lot": lambda pid: lots[pid],
     }
@@ -117,11 +153,17 @@ def standings(
         refined: list[list[int]] = []
         for group in groups:
             if name == "head_to_head":
-                scores = head_to_head(group, games_of, settings) if len(group) > 1 else {}
-                h2h.update(scores)
-                value = {pid: scores.get(pid, 0.0) for pid in group}
-            else:
-                value = {pid: float(fixed[name](pid)) for pid in group}
+                # the value: how many of the tied the direct encounter ranks below
+                subgroups = direct_encounter(group, games_of, settings)
+                below = len(group)
+                for subgroup in subgroups:
+                    below -= len(subgroup)
+                    for pid in subgroup:
+                        h2h[pid] = float(below)
+                        values[pid].append(float(below))
+                refined.extend(subgroups)
+                continue
+            value = {pid: float(fixed[name](pid)) for pid in group}
             for pid in group:
                 values[pid].append(value[pid])
             buckets: dict[float, list[int]] = defaultdict(list)
@@ -133,7 +175,6 @@ def standings(
     rows: list[Row] = []
     for rank, (pid,) in enumerate(groups, start=1):
         total = totals[pid]
-        items = contributions[pid]
         rows.append(
             Row(
                 rank=rank,
@@ -148,10 +189,10 @@ def standings(
                 difference=total.difference,
                 deals_won=total.deals_won,
                 efectividad=total.efectividad,
-                buchholz=metrics.buchholz(items),
-                buchholz_cut1=metrics.buchholz_cut1(items),
-                median_buchholz=metrics.median_buchholz(items),
-                sonneborn_berger=metrics.sonneborn_berger(items),
+                buchholz=bh[pid],
+                buchholz_cut1=cut1[pid],
+                median_buchholz=median[pid],
+                sonneborn_berger=sb[pid],
                 progressive=total.progressive,
                 head_to_head=h2h[pid],
                 lot=lots[pid],

@@ -5,12 +5,13 @@ No Django, no database: the bridge that loads matches turns them into these froz
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 Result = Literal["win", "draw", "loss"]
 Unplayed = Literal["", "bye", "forfeit_win", "forfeit_loss", "absent", "withdrawn"]
 End = Literal["", "target", "time", "deals"]
+Efectividad = Literal["capped", "plain"]
 
 #: Unplayed rounds the participant chose not to play (C.07 "voluntary unplayed rounds").
 VOLUNTARY: frozenset[str] = frozenset({"absent", "forfeit_loss", "withdrawn"})
@@ -92,9 +93,14 @@ class Settings:
     target: int | None = None
     order: tuple[str, ...] = SPORTS_ORDER
     seed: int = 0
-    #: Kinds of an opponent's unplayed rounds that count as draws in the opponent's score
-    #: used by Buchholz and Sonneborn-Berger (see the package docstring).
-    opponent_draw_kinds: frozenset[str] = field(default_factory=lambda: frozenset({"withdrawn"}))
+    #: "capped": a game ended at the target gives T minus the loser's points (each side capped
+    #: at T); "plain": points for minus points against (see ``metrics.game_efectividad``)
+    efectividad: Efectividad = "capped"
+    #: shares of T that unplayed rounds give in the efectividad (federation practice):
+    #: a forfeit +T/2 to the other side and -T to the offender, a bye +T/2
+    forfeit_win_share: float = 0.5
+    forfeit_loss_share: float = 1.0
+    bye_share: float = 0.5
 
     def __post_init__(self) -> None:
         unknown = [name for name in self.order if name not in TIEBREAKS]

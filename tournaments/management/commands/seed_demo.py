@@ -40,8 +40,8 @@ from rules.fives import FivesRules
 from rules.simulate import play_fives_match, play_match
 from scoring import services as scoring
 from scoring.models import Match
-from tournaments import discipline, registration, rounds
-from tournaments.models import Club, Pairing, Player, Round, Tournament
+from tournaments import discipline, ratings, registration, rounds
+from tournaments.models import Club, Pairing, Player, Round, Season, Tournament
 
 DEMO_PASSWORD = "demo12345"
 DEMO_PIN = "2468"
@@ -51,6 +51,7 @@ INDIVIDUAL_NAME = "Личный турнир «Осенний дубль»"
 KOZEL_NAME = "Клубный вечер «Козёл»"
 FIVES_NAME = "Вечер «Пятёрки»"
 DEMO_TOURNAMENTS = (SWISS_NAME, INDIVIDUAL_NAME, KOZEL_NAME, FIVES_NAME)
+SEASON_NAME = "Зимний сезон 2026/27"
 
 DEMO_ACCOUNTS = [
     # username, first name, last name, role
@@ -176,6 +177,13 @@ class Command(BaseCommand):
             self._appoint_chief(tournament, users)
             state = "created" if name in built else "exists"
             self.stdout.write(f"  [{state}] «{name}» — /tournaments/{tournament.pk}/")
+        # the club's season of the public evenings, and everybody's rating from their matches
+        season, made = Season.objects.get_or_create(name=SEASON_NAME)
+        season.tournaments.add(*Tournament.objects.filter(name__in=DEMO_TOURNAMENTS, public=True))
+        rated = ratings.recompute()
+        state = "created" if made else "exists"
+        self.stdout.write(f"  [{state}] «{SEASON_NAME}» — /seasons/{season.pk}/; "
+                          f"ratings from {rated} matches — /ratings/")  # fmt: skip
         self.stdout.write(f"Demo accounts (password for each: {DEMO_PASSWORD}):")
         for username, _first, _last, role in DEMO_ACCOUNTS:
             self.stdout.write(f"  {username:<10} {roles.label(role)}")

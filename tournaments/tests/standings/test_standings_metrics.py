@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from tournaments.standings import (
-    VOLUNTARY,
     Game,
     Row,
     Sanction,
@@ -122,26 +121,30 @@ def test_efectividad_target_time_forfeit_bye_and_absence(rows_a: dict[int, Row])
 def test_own_unplayed_rounds_count_against_a_dummy_with_the_own_score(
     rows_a: dict[int, Row],
 ) -> None:
-    # 2: opponents 1 (4), 5 (6), forfeit win vs dummy (2); 4: 3 (1), bye dummy (3), dummy (3)
-    assert {p: r.buchholz for p, r in rows_a.items()} == {1: 9, 2: 12, 3: 8, 4: 7, 5: 12}
+    # Opponents see 3's absence and 4's forfeit loss (each its last round, after its last game
+    # or bye) as draws: 3 shows 1 + 0 + 1 = 2, 4 shows 1 + 2 + 1 = 4 (C.07 art. 16).
+    # 1: 2 (2), 3 (2), 5 (6); 2: 1 (4), 5 (6), forfeit win vs dummy (2);
+    # 3: 4 (4), 1 (4), dummy (1); 4: 3 (2), bye dummy (3), dummy (3)
+    assert {p: r.buchholz for p, r in rows_a.items()} == {1: 10, 2: 12, 3: 9, 4: 8, 5: 12}
 
 
 def test_cut1_cuts_voluntary_unplayed_rounds_first(rows_a: dict[int, Row]) -> None:
     # 4 cuts its forfeit loss (3), not its lowest opponent (1); 2's forfeit win is not voluntary
-    assert {p: r.buchholz_cut1 for p, r in rows_a.items()} == {1: 8, 2: 10, 3: 7, 4: 4, 5: 10}
+    assert {p: r.buchholz_cut1 for p, r in rows_a.items()} == {1: 8, 2: 10, 3: 8, 4: 5, 5: 10}
 
 
 def test_median_cuts_the_voluntary_round_then_the_highest(rows_a: dict[int, Row]) -> None:
-    assert {p: r.median_buchholz for p, r in rows_a.items()} == {1: 2, 2: 4, 3: 3, 4: 1, 5: 4}
+    assert {p: r.median_buchholz for p, r in rows_a.items()} == {1: 2, 2: 4, 3: 4, 4: 2, 5: 4}
 
 
 def test_sonneborn_berger_weights_opponents_by_the_result(rows_a: dict[int, Row]) -> None:
-    # 3: half of 4's 3 for the draw; 4: half of 3's 1 plus the bye dummy's 3; 5: 6 + 2 + 4
+    # 1: wins over 2 (2) and 3 (2); 3: half of 4's 4 for the draw; 4: half of 3's 2 plus the
+    # bye dummy's 3; 5: 6 + 2 + 4
     assert {p: r.sonneborn_berger for p, r in rows_a.items()} == {
-        1: 3.0,
+        1: 4.0,
         2: 2.0,
-        3: 1.5,
-        4: 3.5,
+        3: 2.0,
+        4: 4.0,
         5: 12.0,
     }
 
@@ -184,17 +187,24 @@ def test_an_opponents_rounds_after_withdrawing_count_as_draws() -> None:
     assert (rows[4].buchholz, rows[4].buchholz_cut1) == (6 + 4 + 0, 10)
 
 
-def test_opponent_draw_kinds_can_be_widened_or_emptied() -> None:
-    none = by_id(standings([1, 2, 3, 4], event_b(), Settings(opponent_draw_kinds=frozenset())))
-    assert none[3].buchholz == 0 + 2 + 6
+def test_an_opponents_unplayed_rounds_after_its_last_game_count_as_draws_whatever_why() -> None:
+    # R4: 1 beats 2; 3 is absent (it asked to be, and is not withdrawn), 4 still withdrawn
     games = [*event_b(), *match(4, 1, 2, (200, 0)), unplayed(4, 3, "absent")]
     games.append(unplayed(4, 4, "withdrawn"))
-    wide = by_id(standings([1, 2, 3, 4], games, Settings(opponent_draw_kinds=VOLUNTARY)))
-    # R4: 1 beats 2; 3's absence counts as a draw in the score its opponents see: 6 + 1
-    assert wide[1].buchholz == 4 + 7 + 4 + 4
-    assert wide[3].buchholz == 2 + 4 + 6 + 6  # 4 shows two draws; own rounds use the dummy
-    narrow = by_id(standings([1, 2, 3, 4], games, Settings()))
-    assert narrow[1].buchholz == 4 + 6 + 4 + 4
+    rows = by_id(standings([1, 2, 3, 4], games, Settings()))
+    # 3's absence is after its last game (R3 was a bye, which counts as played): a draw in the
+    # score its opponents see, 6 + 1; 2 has 4, 4 shows two draws (0 + 0 + 1 + 1)
+    assert rows[1].buchholz == 4 + 7 + 4 + 4
+    assert rows[3].buchholz == 2 + 4 + 6 + 6  # own rounds use the dummy with 3's own 6
+
+
+def test_an_opponents_unplayed_round_before_a_later_game_counts_as_scored() -> None:
+    # 2 is absent in round 1 and plays round 2 (loses to 1): its round 1 stays a loss (0), so
+    # 1's Buchholz sees 2's score 0; had the absence come last it would have counted 1
+    games = [unplayed(1, 2, "absent"), *match(1, 1, 3, (200, 0)), *match(2, 1, 2, (200, 0)),
+             unplayed(2, 3, "bye")]  # fmt: skip
+    rows = by_id(standings([1, 2, 3], games, Settings()))
+    assert rows[1].buchholz == 2 + 0  # 3: a loss then a bye (2); 2: an early absence, a loss
 
 
 def test_sanctions_deduct_from_score_progressive_and_what_opponents_see() -> None:

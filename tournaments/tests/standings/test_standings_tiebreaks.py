@@ -10,7 +10,7 @@ from tournaments.standings import (
     Game,
     Row,
     Settings,
-    head_to_head,
+    direct_encounter,
     lot,
     standings,
 )
@@ -59,8 +59,9 @@ def test_head_to_head_breaks_ties_between_participants_who_met() -> None:
     rows = standings([1, 2, 3, 4], round_robin(), Settings(order=("match_points", "head_to_head")))
     assert ranking(rows) == [2, 3, 4, 1]
     assert [row.rank for row in rows] == [1, 2, 3, 4]
-    assert [row.head_to_head for row in rows] == [2.0, 0.0, 2.0, 0.0]
-    assert [row.tiebreaks[:2] for row in rows] == [(4, 2), (4, 0), (2, 2), (2, 0)]
+    # the value: how many of the tied the direct encounter ranks below
+    assert [row.head_to_head for row in rows] == [1.0, 0.0, 1.0, 0.0]
+    assert [row.tiebreaks[:2] for row in rows] == [(4, 1), (4, 0), (2, 1), (2, 0)]
 
 
 def test_sports_order_uses_difference_before_head_to_head() -> None:
@@ -105,16 +106,18 @@ def test_international_order_wins_then_efectividad_then_points() -> None:
     assert [row.tiebreaks[:2] for row in rows] == [(2, 70), (1, 250), (1, 160), (0, -480)]
 
 
-def test_head_to_head_separates_nobody_unless_all_have_met() -> None:
-    games = {1: match(1, 1, 2)[:1], 2: match(1, 1, 2)[1:], 3: []}
-    assert head_to_head([1, 2, 3], games, Settings()) == {1: 0.0, 2: 0.0, 3: 0.0}
-    assert head_to_head([1, 2], games, Settings()) == {1: 2.0, 2: 0.0}
+def test_direct_encounter_of_a_group_not_all_met_separates_nobody_who_could_be_caught() -> None:
+    games: dict[int, list[Game]] = {1: match(1, 1, 2)[:1], 2: match(1, 1, 2)[1:], 3: []}
+    # 1 has 2 from its game with 2, but 3 (who met nobody) could still reach 4: nobody placed
+    assert sorted(map(sorted, direct_encounter([1, 2, 3], games, Settings()))) == [[1, 2, 3]]
+    assert direct_encounter([1, 2], games, Settings()) == [[1], [2]]
 
 
-def test_head_to_head_counts_only_games_inside_the_group() -> None:
+def test_direct_encounter_counts_only_games_inside_the_group() -> None:
     games_list = round_robin()
     games = {pid: [g for g in games_list if g.participant == pid] for pid in (1, 2, 3, 4)}
-    assert head_to_head([1, 2, 3], games, Settings()) == {1: 2.0, 2: 2.0, 3: 2.0}
+    # 1 beat 2, 2 beat 3, 3 beat 1: a cycle, 2 each; nobody is separated
+    assert [sorted(g) for g in direct_encounter([1, 2, 3], games, Settings())] == [[1, 2, 3]]
 
 
 def test_lot_is_a_seeded_permutation() -> None:
