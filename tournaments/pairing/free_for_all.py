@@ -49,10 +49,10 @@ Pure: no database, no Django.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
 from .free_for_all_search import seat
+from .order import players_in_order
 from .types import Bye, Competitor, FreeForAllOptions, RoundPairing, Table
 
 
@@ -70,7 +70,8 @@ def table_sizes(count: int) -> tuple[list[int], int]:
 
 def free_for_all(players: Sequence[Competitor], options: FreeForAllOptions) -> RoundPairing:
     """Seat one free-for-all round: tables of four (and three), each player his own side."""
-    order, lead_flag = _pairing_order(players, options)
+    order, lead_flag = players_in_order(players, options.round_number, options.first_round,
+                                         options.random_seed)
     sizes, bye_count = table_sizes(len(order))
     by_claim = sorted(range(len(order)), key=lambda i: (order[i].byes, -i))
     sitting_out = sorted(by_claim[:bye_count])
@@ -86,25 +87,6 @@ def free_for_all(players: Sequence[Competitor], options: FreeForAllOptions) -> R
         notes.append(f"Bye: {order[i].id} (rank {order[i].rank}, {order[i].byes} earlier byes)")
     byes = tuple(Bye(order[i].id) for i in sitting_out)
     return RoundPairing(tables=tables, byes=byes, notes=tuple(notes))
-
-
-def _pairing_order(
-    players: Sequence[Competitor], options: FreeForAllOptions
-) -> tuple[list[Competitor], str]:
-    order = list(players)
-    if len({p.id for p in order}) != len(order):
-        raise ValueError("player ids must be unique")
-    if options.round_number > 1:
-        order.sort(key=lambda p: (p.rank, p.id))
-        return order, ""
-    if options.first_round == "seed":
-        order.sort(key=lambda p: (p.seed is None, p.seed or 0, p.rank, p.id))
-        return order, "by_seed"
-    if options.first_round == "lot":
-        order.sort(key=lambda p: (p.rank, p.id))
-        random.Random(options.random_seed).shuffle(order)
-        return order, "by_lot"
-    raise ValueError(f"unknown first_round {options.first_round!r}: expected 'seed' or 'lot'")
 
 
 def _table(

@@ -26,9 +26,9 @@ database.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
+from .order import players_in_order
 from .seating import Costs, Seating, seat
 from .seats import EW, NS, first_takes_ns, repeats_seat, seat_cost
 from .swiss import score_units
@@ -37,7 +37,8 @@ from .types import Bye, Competitor, IndividualOptions, RoundPairing, Table
 
 def individual(players: Sequence[Competitor], options: IndividualOptions) -> RoundPairing:
     """Seat one round of the individual format."""
-    order, lead_flag = _pairing_order(players, options)
+    order, lead_flag = players_in_order(players, options.round_number, options.first_round,
+                                         options.random_seed)
     sitting_out = _bye_players(order)
     seated = [p for i, p in enumerate(order) if i not in sitting_out]
     federation = options.federation and options.round_number > 1
@@ -57,25 +58,6 @@ def individual(players: Sequence[Competitor], options: IndividualOptions) -> Rou
     for i in sorted(sitting_out):
         notes.append(f"Bye: {order[i].id} (rank {order[i].rank}, {order[i].byes} earlier byes)")
     return RoundPairing(tables=tuple(tables), byes=byes, notes=tuple(notes))
-
-
-def _pairing_order(
-    players: Sequence[Competitor], options: IndividualOptions
-) -> tuple[list[Competitor], str]:
-    order = list(players)
-    if len({p.id for p in order}) != len(order):
-        raise ValueError("player ids must be unique")
-    if options.round_number > 1:
-        order.sort(key=lambda p: (p.rank, p.id))
-        return order, ""
-    if options.first_round == "seed":
-        order.sort(key=lambda p: (p.seed is None, p.seed or 0, p.rank, p.id))
-        return order, "by_seed"
-    if options.first_round == "lot":
-        order.sort(key=lambda p: (p.rank, p.id))
-        random.Random(options.random_seed).shuffle(order)
-        return order, "by_lot"
-    raise ValueError(f"unknown first_round {options.first_round!r}: expected 'seed' or 'lot'")
 
 
 def _bye_players(order: list[Competitor]) -> set[int]:
