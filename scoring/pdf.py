@@ -132,8 +132,7 @@ def protocol_pdf(sheet: Sheet) -> bytes:
     story += [Paragraph(outcome, st["base"]), Spacer(1, 8 * mm)]
 
     # Signature lines.
-    captain = _("Captain")
-    signers = [_("Referee")] + [f"{captain} {s.label}" for s in sheet.sides]
+    signers = [_("Referee")] + [f"{s.signer} {s.label}" for s in sheet.sides]
     signers.append(_("Chief referee"))
     sig_rows = [[name, "", _("signature")] for name in signers]
     sigs = Table(sig_rows, colWidths=[45 * mm, 70 * mm, 30 * mm], rowHeights=10 * mm,

@@ -55,6 +55,12 @@ class SideLine:
     label: str
     names: str
 
+    @property
+    def signer(self) -> str:
+        """Who signs for the side under the protocol: a pair's or team's captain, or the player
+        himself when the side is one seat (head to head, each for himself)."""
+        return str(_("Player") if len(self.side) == 1 else _("Captain"))
+
 
 @dataclass
 class Row:

@@ -61,6 +61,25 @@ def test_a_fives_match_prints(client, referee) -> None:
     assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
 
 
+def test_players_not_captains_sign_a_head_to_head_protocol(client, referee) -> None:
+    """A side of one seat has no captain: the player signs for himself, on paper and in the PDF."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    match = services.create_match(user=referee, rules_preset="muggins")
+    client.force_login(referee)
+    page = client.get(f"/matches/{match.pk}/print/").content.decode()
+    pdf = " ".join(
+        p.extract_text()
+        for p in PdfReader(BytesIO(client.get(f"/matches/{match.pk}/protocol.pdf").content)).pages
+    )
+    signatures = page[page.index('class="signatures"'):]
+    assert "Капитан" not in signatures and "Капитан" not in pdf
+    assert signatures.count("<td>Игрок ") == 2
+    assert pdf.count("Игрок ") >= 2
+
+
 def test_the_last_fives_deal_is_amended_and_deleted(referee) -> None:
     deals = muggins_deals()
     match = services.create_match(user=referee, rules_preset="muggins")
