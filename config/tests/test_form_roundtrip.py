@@ -189,7 +189,7 @@ def _new_entry(diff: Diff, w: dict[str, Any]) -> None:
 
 
 def _imported_entries(diff: Diff, w: dict[str, Any]) -> None:
-    assert [r["name"] for r in diff.added["tournaments.entry"]] == ["Новые"]
+    assert [r["name"] for r in diff.added["tournaments.entry"]] == ["Новиков – Новикова"]
 
 
 def _new_tournament(diff: Diff, w: dict[str, Any]) -> None:
