@@ -81,7 +81,7 @@ def test_pair_review_publish_and_print(client, organiser, tournament, pairs,
     status = client.get(f"/manage/{tournament.pk}/rounds/1/status/").json()
     assert status["status"] == "paired" and status["progress"] == 100
     page = client.get(f"/manage/{tournament.pk}/rounds/1/").content.decode()
-    assert "первый тур по посеву" in page and "пустой протокол" in page
+    assert "первый тур по посеву" in page and "бланк протокола для печати" in page
     client.post(f"/manage/{tournament.pk}/rounds/1/swap/",
                 {"entry_a": e[1].pk, "entry_b": e[2].pk})
     table1 = Pairing.objects.get(table=1)
