@@ -281,8 +281,8 @@ CASES: dict[str, Case] = {
     "new tournament": Case(
         lambda w: reverse("tournaments:manage_create"), "#setup-form",
         fill=lambda w: {"name": "Осенний «Дубль»", "start_date": "2026-10-03",
-                        "end_date": "2026-10-04", "rules_options": '{"target": 125}',
-                        "tie_breaks": "wins, points", "public": True},
+                        "end_date": "2026-10-04", "classic_target": "125",
+                        "tie_breaks": ["wins", "points"], "public": True},
         touches={"tournaments.tournament", "tournaments.tournament_organisers", AUDIT},
         check=_new_tournament,
     ),  # fmt: skip

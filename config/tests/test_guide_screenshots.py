@@ -333,7 +333,7 @@ def test_organiser_guide(
         page.fill("#id_rounds", "3")
         shot(page, "organiser-setup", lang)
         with page.expect_navigation():
-            page.click("#setup-form button[type=submit]")
+            page.click("#save-setup")
         tournament = Tournament.objects.get(name="Открытый кубок клуба")
 
         # players from a CSV file
