@@ -97,12 +97,15 @@ class ManageListView(LoginRequiredMixin, View):
     """The tournaments the user organises, and those he only judges (as a chief referee)."""
 
     def get(self, request: HttpRequest) -> HttpResponse:
+        return render(request, "tournaments/registration/list.html", self.context(request))
+
+    def context(self, request: HttpRequest) -> dict[str, Any]:
         managed = access.managed_tournaments(request.user)
-        return render(request, "tournaments/registration/list.html", {
+        return {
             "tournaments": managed,
             "judged": access.judged_tournaments(request.user).exclude(pk__in=managed),
             "can_create": access.can_create_tournament(request.user),
-        })  # fmt: skip
+        }
 
 
 class TournamentCreateView(LoginRequiredMixin, View):
