@@ -251,7 +251,12 @@ def test_chief_referee_guide(browser: Any, live_server: Any, demo: Tournament, l
     context = open_context(browser, lang, DESKTOP, live_server.url)
     try:
         page = context.new_page()
-        log_in(page, live_server.url, "chief", "/matches/")
+        log_in(page, live_server.url, "chief", "/manage/")
+        # the chief's home: what waits for him, with a link to each confirmation
+        assert page.locator(f"#waiting a[href='/matches/{waiting.pk}/confirm/']").count() == 1
+        assert page.locator(f"#desk-tournaments a[href='/manage/{demo.pk}/discipline/']").count()
+        shot(page, "chief-home", lang)
+        page.goto(f"{live_server.url}/matches/")
         shot(page, "chief-matches", lang)
 
         page.goto(f"{live_server.url}/matches/{waiting.pk}/confirm/")

@@ -36,6 +36,7 @@ def test_the_chiefs_home_lists_what_waits_for_him() -> None:
     assert "Столы с проблемами: 2" in html and f'href="/matches/{draft.pk}/"' in html
     assert f'href="/manage/{t.pk}/discipline/"' in html
     assert f'href="/tournaments/{t.pk}/rounds/4/"' in html
+    assert 'href="/manage/" id="nav-manage"' in html  # reachable from every page's header
     # someone who judges nothing sees none of it
     other = Client()
     other.force_login(make_user("chief2", "Chief referee"))
