@@ -153,7 +153,8 @@ class TournamentForm(forms.ModelForm):
 
 
 class EntryForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=200)
+    name = forms.CharField(label=_("Name"), max_length=200, required=False,
+                           help_text=_("Empty: named after its players («Иванов – Петров»)."))
     seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1)
     club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.all(), required=False)
     last_name_1 = forms.CharField(label=_("Player 1: last name"), required=False, max_length=100)

@@ -114,3 +114,11 @@ def test_numbered_pairs_are_named_after_their_players_unless_named(tournament, o
     assert first.club.name == "Металлург"
     assert [p.first_name for p in first.players.order_by("last_name")] == ["Пётр", "Иван"]
     assert not tournament.entries.filter(name__regex=r"^[0-9]+$").exists()
+
+
+def test_a_pair_added_by_hand_without_a_name_is_named_after_its_players(tournament, organiser):
+    from tournaments.registration import add_entry
+
+    entry = add_entry(organiser, tournament.pk, name="",
+                      new_players=[("Сидоров", "Олег"), ("Попов", "Юрий")])  # fmt: skip
+    assert entry.name == "Сидоров – Попов"
