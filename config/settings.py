@@ -164,6 +164,8 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
+# a refused form says why in the page's language, not Django's English «403 Forbidden»
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 LOGIN_REDIRECT_URL = "tournaments:home"
 LOGOUT_REDIRECT_URL = "tournaments:home"
 

@@ -30,5 +30,6 @@ urlpatterns = [
         url_name="api-schema", template_name="api/redoc.html")), name="api-redoc"),
 ]
 
+handler403 = "config.errors.permission_denied"
 handler404 = "config.errors.page_not_found"
 handler500 = "config.errors.server_error"

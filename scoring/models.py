@@ -14,6 +14,7 @@ taken from input. The only link to another app is the seats' ``tournaments.Playe
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.conf import settings
@@ -29,6 +30,10 @@ from scoring.games import AnyRules, make_match_rules
 
 SEATS: tuple[str, ...] = ("N", "E", "S", "W")
 
+#: a label stored with its round before the round had a field of its own («… · тур 4»; the
+#: table was always apart): migration 0008 and old tournament archives are read with it
+LEGACY_ROUND = re.compile(r"^(?P<label>.+) · (?:тур|round) (?P<round>\d{1,4})$")
+
 
 class Match(models.Model):
     class Status(models.TextChoices):
@@ -39,6 +44,9 @@ class Match(models.Model):
 
     label = models.CharField(_("label"), max_length=200, blank=True, validators=[validate_name])
     table = models.CharField(_("table"), max_length=50, blank=True, validators=[validate_name])
+    #: the round of an event this match belongs to; with ``label`` (the event) and ``table``
+    #: the title is composed when shown, in the reader's language (``title``), never stored
+    round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
     seat_n = models.ForeignKey(
         "tournaments.Player", verbose_name=_("seat N"), null=True, blank=True,
         on_delete=models.PROTECT, related_name="+",
@@ -117,8 +125,19 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        name = self.label or str(_("Match"))
-        return f"{name} #{self.pk}" + (f" ({_('table')} {self.table})" if self.table else "")
+        # the number tells apart stand-alone matches of one label («Товарищеская»)
+        return f"{self.title} #{self.pk}"
+
+    @property
+    def title(self) -> str:
+        """«Кубок трёх клубов · тур 4 · стол 5» in the language of the request showing it (the
+        label was stored with the round in Russian: «… · тур 4 · table 5» in English)."""
+        parts = [self.label or str(_("Match"))]
+        if self.round:
+            parts.append(_("round %(number)s") % {"number": self.round})
+        if self.table:
+            parts.append(_("table %(number)s") % {"number": self.table})
+        return " · ".join(parts)
 
     def seat_player_ids(self) -> dict[str, int | None]:
         return {seat: getattr(self, f"seat_{seat.lower()}_id") for seat in SEATS}

@@ -93,7 +93,9 @@ def match_data(match: Match) -> dict[str, Any]:
     return {
         "id": match.pk,
         "label": match.label,
+        "round": match.round,
         "table": match.table,
+        "title": match.title,
         "status": match.status,
         "version": match.version,
         "rules_preset": match.rules_preset,

@@ -27,7 +27,10 @@ class DealOutSerializer(serializers.Serializer):
 class MatchOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     label = serializers.CharField()
+    round = serializers.IntegerField(allow_null=True, help_text="The round of the event.")
     table = serializers.CharField()
+    title = serializers.CharField(
+        help_text="Label, round and table in the request's language («… · тур 4 · стол 5»).")
     status = serializers.ChoiceField(choices=Match.Status.choices)
     version = serializers.IntegerField()
     rules_preset = serializers.CharField()

@@ -225,7 +225,7 @@ def build_sheet(match: Any, deals: Iterable[Any], url: str = "",
         winner_label = side_label(winner)
     else:
         winner_label = ""
-    title = match.label or _("Match")
+    title = match.title
     # a fives game (``scoring.games``) always ends by a target
     ends_by_deals = getattr(rules, "end", "target") == "deals"
     planned = rules.deals + SPARE_ROWS if ends_by_deals else OPEN_ENDED_ROWS

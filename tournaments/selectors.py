@@ -27,7 +27,8 @@ from tournaments.models import (
 
 def round_with_pairings(queryset: QuerySet[Round]) -> QuerySet[Round]:
     """Rounds with their tables, places, entries, seats, referees and matches (5 queries)."""
-    places = PairingEntry.objects.select_related("entry").order_by("side", "position")
+    places = PairingEntry.objects.select_related("entry", "entry__club").order_by(
+        "side", "position")
     pairings = Pairing.objects.select_related(
         "seat_n", "seat_e", "seat_s", "seat_w", "referee", "match"
     ).prefetch_related(Prefetch("places", queryset=places))

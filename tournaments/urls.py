@@ -8,6 +8,7 @@ from tournaments.discipline import views as discipline
 from tournaments.ratings import views as ratings
 from tournaments.registration import views as registration
 from tournaments.results import views as results
+from tournaments.rounds import desk as rounds_desk
 from tournaments.rounds import views as rounds
 from tournaments.seasons import views as seasons
 
@@ -35,7 +36,7 @@ urlpatterns = [
     re_path(r"^seasons/(?P<pk>[0-9]+)/season\.(?P<fmt>csv|xlsx)$",
             seasons.SeasonExportView.as_view(), name="season_export"),
     # the organiser's pages
-    path("manage/", registration.ManageListView.as_view(), name="manage_list"),
+    path("manage/", rounds_desk.HomeView.as_view(), name="manage_list"),
     path("manage/new/", registration.TournamentCreateView.as_view(), name="manage_create"),
     path("manage/import/", archive.ArchiveImportView.as_view(),
          name="manage_archive_import"),

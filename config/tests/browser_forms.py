@@ -93,7 +93,10 @@ class Form:
                     c.checked = c.value == str(value)
             elif first.type == "checkbox":
                 for c in controls:
-                    c.checked = bool(value) if not isinstance(value, str) else c.value == value
+                    if isinstance(value, list | tuple | set):  # tick these, untick the rest
+                        c.checked = c.value in {str(v) for v in value}
+                    else:
+                        c.checked = bool(value) if not isinstance(value, str) else c.value == value
             elif first.tag == "select":
                 wanted = {str(v) for v in value} if isinstance(value, list | tuple | set) else {
                     str(value)}  # fmt: skip

@@ -189,7 +189,7 @@ def _new_entry(diff: Diff, w: dict[str, Any]) -> None:
 
 
 def _imported_entries(diff: Diff, w: dict[str, Any]) -> None:
-    assert [r["name"] for r in diff.added["tournaments.entry"]] == ["Новые"]
+    assert [r["name"] for r in diff.added["tournaments.entry"]] == ["Новиков – Новикова"]
 
 
 def _new_tournament(diff: Diff, w: dict[str, Any]) -> None:
@@ -281,8 +281,8 @@ CASES: dict[str, Case] = {
     "new tournament": Case(
         lambda w: reverse("tournaments:manage_create"), "#setup-form",
         fill=lambda w: {"name": "Осенний «Дубль»", "start_date": "2026-10-03",
-                        "end_date": "2026-10-04", "rules_options": '{"target": 125}',
-                        "tie_breaks": "wins, points", "public": True},
+                        "end_date": "2026-10-04", "classic_target": "125",
+                        "tie_breaks": ["wins", "points"], "public": True},
         touches={"tournaments.tournament", "tournaments.tournament_organisers", AUDIT},
         check=_new_tournament,
     ),  # fmt: skip

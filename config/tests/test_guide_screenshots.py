@@ -251,7 +251,12 @@ def test_chief_referee_guide(browser: Any, live_server: Any, demo: Tournament, l
     context = open_context(browser, lang, DESKTOP, live_server.url)
     try:
         page = context.new_page()
-        log_in(page, live_server.url, "chief", "/matches/")
+        log_in(page, live_server.url, "chief", "/manage/")
+        # the chief's home: what waits for him, with a link to each confirmation
+        assert page.locator(f"#waiting a[href='/matches/{waiting.pk}/confirm/']").count() == 1
+        assert page.locator(f"#desk-tournaments a[href='/manage/{demo.pk}/discipline/']").count()
+        shot(page, "chief-home", lang)
+        page.goto(f"{live_server.url}/matches/")
         shot(page, "chief-matches", lang)
 
         page.goto(f"{live_server.url}/matches/{waiting.pk}/confirm/")
@@ -333,7 +338,7 @@ def test_organiser_guide(
         page.fill("#id_rounds", "3")
         shot(page, "organiser-setup", lang)
         with page.expect_navigation():
-            page.click("#setup-form button[type=submit]")
+            page.click("#save-setup")
         tournament = Tournament.objects.get(name="Открытый кубок клуба")
 
         # players from a CSV file

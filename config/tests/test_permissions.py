@@ -367,13 +367,14 @@ def deal_form(deal: dict[str, Any]) -> dict[str, Any]:
 
 
 def setup_form(t: Tournament) -> dict[str, Any]:
+    from tournaments.registration import rules_form
     from tournaments.registration.forms import TournamentForm
 
     t.refresh_from_db()
     data = {name: getattr(t, name) for name in TournamentForm._meta.fields
             if name not in ("tie_breaks", "rules_options", "public", "end_date")}  # fmt: skip
-    data |= {"rules_options": json.dumps(t.rules_options), "public": "on",
-             "start_date": str(t.start_date or "2026-10-01")}  # fmt: skip
+    data |= {**rules_form.posted(t.rules_preset, t.rules_options), "public": "on",
+             "tie_breaks": list(t.tie_breaks), "start_date": str(t.start_date or "2026-10-01")}
     return {k: ("" if v is None else v) for k, v in data.items()}
 
 

@@ -22,18 +22,51 @@ from tournaments.management.commands import seed_demo
 from tournaments.models import PlayerRating, Season, Tournament
 
 PHONE = {"width": 360, "height": 740}
+#: every page of every role (a player is a spectator: the public pages, signed out), with the
+#: demo's four events: {t} the Swiss pairs cup, {i} the individual, {k} the «Козёл» evening,
+#: {f} the «Пятёрка» each for himself
 PAGES = {
-    None: ["/", "/tournaments/{t}/", "/tournaments/{t}/standings/",
-           "/tournaments/{t}/crosstable/", "/tournaments/{t}/rounds/4/",
+    None: ["/", "/login/", "/tournaments/{t}/", "/tournaments/{t}/standings/",
+           "/tournaments/{t}/standings/?scope=players", "/tournaments/{t}/crosstable/",
+           "/tournaments/{t}/rounds/4/", "/tournaments/{t}/hall/",
+           "/tournaments/{i}/", "/tournaments/{i}/standings/", "/tournaments/{i}/crosstable/",
+           "/tournaments/{k}/", "/tournaments/{k}/crosstable/",
            # the «Пятёрка» evening: each for himself, tables of four and three
-           "/tournaments/{f}/standings/", "/tournaments/{f}/crosstable/",
-           "/tournaments/{f}/rounds/3/",
+           "/tournaments/{f}/", "/tournaments/{f}/standings/", "/tournaments/{f}/crosstable/",
+           "/tournaments/{f}/rounds/3/", "/tournaments/{f}/hall/",
            # ratings and the season across the demo's evenings
            "/ratings/", "/ratings/players/{p}/", "/players/{p}/", "/seasons/", "/seasons/{s}/"],
-    "referee": ["/matches/", "/matches/{m}/", "/matches/{m}/history/", "/matches/{fm}/"],
-    "organiser": ["/manage/", "/manage/{t}/", "/manage/{t}/entries/", "/manage/{t}/rounds/4/",
-                  "/manage/{t}/discipline/", "/manage/{t}/setup/", "/manage/{f}/rounds/3/"],
+    "referee": ["/matches/", "/matches/new/", "/matches/{m}/", "/matches/{m}/history/",
+                "/matches/{fm}/", "/account/", "/account/password/", "/manage/{t}/"],
+    "chief": ["/manage/", "/matches/", "/matches/{w}/confirm/", "/matches/{w}/history/",
+              "/manage/{t}/discipline/", "/manage/{f}/discipline/", "/account/"],
+    "organiser": ["/manage/", "/manage/new/", "/manage/import/", "/manage/{t}/",
+                  "/manage/{t}/entries/", "/manage/{t}/rounds/4/",
+                  "/manage/{t}/rounds/4/print/", "/manage/{t}/discipline/",
+                  "/manage/{t}/setup/", "/manage/{t}/audit/", "/manage/{i}/setup/",
+                  "/manage/{k}/rounds/1/", "/manage/{f}/", "/manage/{f}/setup/",
+                  "/manage/{f}/entries/", "/manage/{f}/rounds/3/"],
 }  # fmt: skip
+#: pages the role may not open: the refusal page must fit too
+REFUSED = {("referee", "/manage/{t}/")}
+#: the main action of a page, which must be on the page and reachable within the phone's width
+MAIN = {
+    "/login/": "main form button[type=submit]", "/manage/new/": "#save-setup",
+    "/manage/{t}/setup/": "#save-setup", "/manage/{f}/setup/": "#save-setup",
+    "/manage/{t}/rounds/4/": "#finish-form button", "/manage/{t}/entries/": "#entry-form button",
+    "/matches/{w}/confirm/": "#confirm-form button", "/manage/": "#desk, .cards",
+    "/manage/{t}/": "#pair-form button, .button, a",
+}  # fmt: skip
+REACHABLE = """(selector) => {
+    const e = document.querySelector(selector);
+    if (!e) return "missing";
+    e.scrollIntoView({block: "center"});
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) return "hidden";
+    if (r.left < 0 || r.right > innerWidth) return `outside: ${r.left}–${r.right}`;
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !top || e.contains(top) || top.contains(e) ? "" : `covered by ${top.tagName}`;
+}"""
 WIDER = """() => {
     const width = document.documentElement.clientWidth + 0.5;
     return [...document.querySelectorAll('body *')]
@@ -49,6 +82,10 @@ def test_no_page_is_wider_than_a_phone(browser: Any, live_server: Any, language:
     m = Match.objects.filter(pairing__round__tournament=t, pairing__round__number=4,
                              referee__username="referee", status="in_play").first()  # fmt: skip
     assert m is not None
+    w = Match.objects.get(pairing__round__tournament=t, status="submitted")
+    others = Tournament.objects.exclude(pk=t.pk)
+    i = others.get(format="individual")
+    k = others.get(rules_preset="kozel")
     f = Tournament.objects.get(name=seed_demo.FIVES_NAME)
     fm = Match.objects.filter(pairing__round__tournament=f, referee__username="referee").first()
     assert fm is not None
@@ -68,12 +105,17 @@ def test_no_page_is_wider_than_a_phone(browser: Any, live_server: Any, language:
                 with page.expect_navigation():
                     page.press("input[name=password]", "Enter")
             for path in paths:
-                url = path.format(t=t.pk, m=m.pk, f=f.pk, fm=fm.pk, p=rated, s=season)
-                assert page.goto(live_server.url + url).status == 200, url
+                url = path.format(t=t.pk, m=m.pk, f=f.pk, fm=fm.pk, p=rated, s=season, w=w.pk,
+                                  i=i.pk, k=k.pk)  # fmt: skip
+                status = 403 if (user, path) in REFUSED else 200
+                assert page.goto(live_server.url + url).status == status, (user, url)
                 assert page.locator("html").get_attribute("lang") == language
-                # (the setup form's legend lists the ids the organiser types, with their names)
-                if "head_to_head" in page.locator("main").inner_text() and "/setup/" not in url:
+                if "head_to_head" in page.locator("body").inner_text():
                     problems.append(f"{user} {url}: a tie-break shown by its id")
+                if path in MAIN:
+                    reach = page.evaluate(REACHABLE, MAIN[path])
+                    if reach:
+                        problems.append(f"{user} {url}: {MAIN[path]} {reach}")
                 width = page.evaluate("document.documentElement.scrollWidth")
                 if width > PHONE["width"] or page.evaluate(WIDER):
                     problems.append(f"{user} {url}: {width} px {page.evaluate(WIDER)}")

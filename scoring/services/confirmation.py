@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.people import person
 from scoring.errors import Conflict, NotAllowed, ScoringError, error
 from scoring.models import Match, MatchVersion
 from scoring.services.guards import EDITABLE, _check_version, _lock, _require_writer
@@ -165,7 +166,7 @@ def confirm(match_id: int, user: User, pin: str | None = None) -> Match:
 
 
 def _who(user: User | None) -> str:
-    return user.get_username() if user is not None else "—"
+    return person(user)
 
 
 def _already_handed_in(match: Match) -> str:

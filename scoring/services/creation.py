@@ -109,6 +109,8 @@ class MatchSpec:
     label: str = ""
     table: str = ""
     confirm_pin: str | None = None
+    #: the round of the event (``label``) this match is a table of
+    round: int | None = None
 
 
 def create_matches(
@@ -176,6 +178,7 @@ def _prepare(
         match = Match(
             label=spec.label,
             table=spec.table,
+            round=spec.round,
             rules_preset=rules.preset,
             rules_options=options,
             rules=stored,

@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from accounts.people import person
 from scoring import selectors
 from scoring.changes import Comparison, compare, deal_text
 from scoring.games import AnyRules
@@ -116,5 +117,5 @@ def _names(rows: list[MatchVersion]) -> dict[str, dict[Any, str]]:
     player_model = Match._meta.get_field("seat_n").related_model
     return {
         "players": {p.pk: str(p) for p in player_model._default_manager.filter(pk__in=players)},
-        "users": {u.pk: u.get_username() for u in get_user_model().objects.filter(pk__in=users)},
+        "users": {u.pk: person(u) for u in get_user_model().objects.filter(pk__in=users)},
     }

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from accounts import audit
 from scoring import services as scoring_services
-from scoring.models import Deal, Match, MatchVersion
+from scoring.models import LEGACY_ROUND, Deal, Match, MatchVersion
 from tournaments import ratings, results
 from tournaments.access import User, can_create_tournament
 from tournaments.archive.format import HAS_DEALS_WON, SECTIONS, SPECS, USER
@@ -239,6 +239,7 @@ def _write(plan: Plan, importer: User) -> Tournament:  # noqa: C901 - one step p
         new["pairings"][archive_id] = pairing.pk
         round_by_pairing[archive_id] = new["rounds"][f["round"]]
         remember("pairings", pairing.pk, f)
+    _number_matches(created_pairings, round_of)
     _bulk(PairingEntry, [
         PairingEntry(pairing_id=new["pairings"][p], round_id=round_by_pairing[p],
                      **fields_of("places", f, maps))
@@ -303,3 +304,21 @@ def _link_seasons(tournament: Tournament, seasons: list[dict[str, Any]],
                                          "best_of": item["best_of"]})  # fmt: skip
         season.tournaments.add(tournament)
     return []
+
+
+def _number_matches(pairings: list[Pairing], round_of: dict[Any, Round]) -> None:
+    """A table's match knows its round (``Match.title`` composes it when shown); an archive made
+    before it did has the round in the label («… · тур 4»), taken out here. One update per
+    round and one per old label."""
+    number = {r.pk: r.number for r in round_of.values()}
+    by_round: dict[int, list[int]] = {}
+    for pairing in pairings:
+        if pairing.match_id is not None:
+            by_round.setdefault(number[pairing.round_id], []).append(pairing.match_id)
+    for round_number, ids in by_round.items():
+        Match.objects.filter(pk__in=ids).update(round=round_number)
+    ids = [i for group in by_round.values() for i in group]
+    for label in set(Match.objects.filter(pk__in=ids).values_list("label", flat=True)):
+        old = LEGACY_ROUND.match(label)
+        if old:
+            Match.objects.filter(pk__in=ids, label=label).update(label=old["label"])

@@ -57,7 +57,8 @@ def _show(value: Any) -> str:
 
 class AuditView(ManageView):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        page = Paginator(audit.entries_of(pk), PAGE_SIZE).get_page(request.GET.get("page"))
+        entries = audit.entries_of(pk).select_related("user")  # each row names its author
+        page = Paginator(entries, PAGE_SIZE).get_page(request.GET.get("page"))
         rows = [
             {"entry": e, "label": ACTIONS.get(e.action, e.action), "before": _show(e.before),
              "after": _show(e.after)}

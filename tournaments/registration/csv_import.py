@@ -3,9 +3,11 @@
 The file is UTF-8 (a byte-order mark is fine), comma- or semicolon-separated, with a header row.
 One row per player; the columns, in any order (only ``last_name`` is required):
 
-    entry          the entry's name; rows with the same name form one pair (or team pair).
-                   Empty where an entry is one player (individual, head to head, each for
-                   himself): the player is the entry, named after them.
+    entry          a key that groups rows: rows with the same key form one pair (or team
+                   pair); digits («1»…«16») are as good as words. Empty where an entry is one
+                   player (individual, head to head, each for himself).
+    name           the entry's name, if it has one; else a pair is named after its players'
+                   surnames («Иванов – Петров», ``names.py``) and one player by the full name
     last_name      фамилия
     first_name     имя
     club           the club's name; created if unknown
@@ -43,9 +45,10 @@ from tournaments import formats
 from tournaments.access import User, locked_tournament
 from tournaments.errors import TournamentError, error
 from tournaments.models import Club, Entry, Player, Tournament
+from tournaments.registration.names import entry_name
 from tournaments.registration.services import next_round_number
 
-COLUMNS = ("entry", "last_name", "first_name", "club", "city", "rating", "federation_id",
+COLUMNS = ("entry", "name", "last_name", "first_name", "club", "city", "rating", "federation_id",
            "seed", "team")  # fmt: skip
 MAX_BYTES = 2_000_000
 
@@ -54,6 +57,7 @@ MAX_BYTES = 2_000_000
 class Row:
     line: int
     entry: str
+    name: str
     last_name: str
     first_name: str
     club: str
@@ -160,7 +164,7 @@ def _parse(text: str) -> tuple[list[Row], list[dict[str, Any]]]:
         get = cell.__getitem__
         if not get("last_name"):
             errors.append(_bad(line, "last_name", "required", _("the last name is empty.")))
-        for name, limit in (("entry", 200), ("last_name", 100), ("first_name", 100),
+        for name, limit in (("entry", 200), ("name", 200), ("last_name", 100), ("first_name", 100),
                             ("club", 200), ("city", 100), ("federation_id", 50), ("team", 200)):
             if len(get(name)) > limit:
                 errors.append(_bad(line, name, "too_long",
@@ -171,7 +175,7 @@ def _parse(text: str) -> tuple[list[Row], list[dict[str, Any]]]:
             except ValidationError as err:
                 errors.append(_bad(line, name, "invisible_character", err.messages[0]))
         rows.append(Row(
-            line=line, entry=get("entry"), last_name=get("last_name"),
+            line=line, entry=get("entry"), name=get("name"), last_name=get("last_name"),
             first_name=get("first_name"), club=get("club"), city=get("city"),
             rating=_whole(get("rating"), line, "rating", errors),
             federation_id=get("federation_id"), seed=_whole(get("seed"), line, "seed", errors),
@@ -222,9 +226,17 @@ def _check_entries(tournament: Tournament, rows: list[Row]) -> list[dict[str, An
                 errors.append(_bad(row.line, "entry", "players_count",
                                    _("entry «%(name)s» has %(found)s player(s), not %(wanted)s.")
                                    % {"name": name, "found": len(group), "wanted": wanted}))
-        if name in taken:
-            errors.append(_bad(first.line, "entry", "taken",
-                               _("entry «%(name)s» is already registered.") % {"name": name}))
+        given = list(dict.fromkeys(r.name for r in group if r.name))
+        if len(given) > 1:
+            errors.append(_bad(group[-1].line, "name", "name_differs",
+                               _("the rows of entry «%(name)s» give different names.")
+                               % {"name": name}))
+        for named in given[:1]:
+            if named in taken:
+                errors.append(_bad(first.line, "name", "taken",
+                                   _("entry «%(name)s» is already registered.")
+                                   % {"name": named}))
+            taken.add(named)
         entry_seeds = {r.seed for r in group if r.seed is not None}
         if len(entry_seeds) > 1:
             errors.append(_bad(group[-1].line, "seed", "seed_differs",
@@ -306,6 +318,7 @@ def _write(tournament: Tournament, rows: list[Row]) -> ImportResult:
         federation_id__in={r.federation_id for r in rows if r.federation_id})}  # fmt: skip
     joins = next_round_number(tournament)
     entries: dict[str, Entry] = {}
+    members: dict[str, list[Player]] = {}
     teams: dict[str, Entry] = {
         e.name: e for e in tournament.entries.filter(team=None, name__in={r.team for r in rows})
     }
@@ -343,17 +356,28 @@ def _write(tournament: Tournament, rows: list[Row]) -> ImportResult:
                     tournament=tournament, name=row.team, club=club, joins_round=joins
                 )
                 result.teams += 1
-        name = row.entry or player.full_name
-        entry = entries.get(name)
+        key = row.entry or player.full_name
+        entry = entries.get(key)
         if entry is None:
-            entry = entries[name] = Entry.objects.create(
-                tournament=tournament, name=name, club=club, seed=row.seed, team=team,
+            entry = entries[key] = Entry(
+                tournament=tournament, name=row.name, club=club, seed=row.seed, team=team,
                 joins_round=joins,
             )  # fmt: skip
-            result.entries += 1
-            result.created.append(name)
+            members[key] = []
         elif entry.seed is None and row.seed is not None:
             entry.seed = row.seed
-            entry.save(update_fields=["seed"])
-        entry.players.add(player)
+        if row.name and not entry.name:
+            entry.name = row.name
+        members[key].append(player)
+    # named once all its rows are read: a pair after both players, unless the file names it
+    taken = set(tournament.entries.values_list("name", flat=True))
+    taken |= {e.name for e in entries.values() if e.name}
+    for key, entry in entries.items():
+        if not entry.name:
+            entry.name = entry_name(members[key], taken)
+            taken.add(entry.name)
+        entry.save()
+        entry.players.add(*members[key])
+        result.entries += 1
+        result.created.append(entry.name)
     return result

@@ -6,66 +6,135 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from accounts.roles import CHIEF_REFEREE
-from config.inputs import JSONFormField
+from tournaments import formats
 from tournaments.models import TIE_BREAKS, Club, Entry, Tournament
+from tournaments.models.registration import default_tie_breaks
+from tournaments.registration import rules_form
 
 CARD_FIELDS = ("yellow_card_points", "red_card_points")
 #: settings that keep the instance's value (or the default) when a form leaves them out
 KEPT_WHEN_EMPTY = ("efectividad", "forfeit_win_percent", "forfeit_loss_percent", "bye_percent")
 
-#: the presets in words (the same names as the new-match page's)
-PRESET_NAMES = {
-    "sport": _("Sports domino"), "kozel": _("Kozel"), "morskoy": _("Morskoy kozel"),
-    "international": _("International"), "muggins": _("Muggins (fives)"), "fives": _("Fives"),
-}
-
-
 class TournamentForm(forms.ModelForm):
-    tie_breaks = forms.CharField(
-        label=_("Tie-breaks in order"), required=False,
-        help_text=_("Comma-separated; empty: the preset's default order."),
+    """The setup: the general fields as the model has them, the rules as a preset and its
+    knobs (``rules_form``: typed fields, no JSON), the tie-breaks chosen and ordered from
+    their names. ``setup_fields`` gives the services what they always took."""
+
+    tie_breaks = forms.MultipleChoiceField(
+        label=_("Tie-breaks in order"), required=False, widget=forms.CheckboxSelectMultiple,
+        choices=list(TIE_BREAKS.items()),
+        help_text=_("Tick the tie-breaks to use and put them in order with the arrows; the "
+                    "first decides first."),
     )  # fmt: skip
 
     class Meta:
         model = Tournament
         fields = [
-            "name", "start_date", "end_date", "venue", "rules_preset", "rules_options",
+            "name", "start_date", "end_date", "venue", "rules_preset",
             "format", "system", "rounds", "points_win", "points_draw", "points_loss",
             "tie_breaks", "bye_result", "club_avoidance", "club_strict_until",
             "individual_federation", "first_round",
             "yellow_card_points", "red_card_points", "public", "efectividad",
             "forfeit_win_percent", "forfeit_loss_percent", "bye_percent", "seed_by_rating",
         ]  # fmt: skip
-        # read with config.inputs.load_json: too deep or NUL is a form error, not a 500
-        field_classes = {"rules_options": JSONFormField}
         widgets = {
-            "start_date": forms.DateInput(attrs={"type": "date"}),
-            "end_date": forms.DateInput(attrs={"type": "date"}),
-            "rules_options": forms.Textarea(attrs={"rows": 3}),
+            # ISO values (type=date) keep the date whatever the page's language
+            "start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "end_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         }
 
     def __init__(self, *args: Any, presets: list[str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if presets:
-            self.fields["rules_preset"] = forms.ChoiceField(
-                label=_("Rules preset"),
-                choices=[(p, f"{PRESET_NAMES[p]} ({p})" if p in PRESET_NAMES else p)
-                         for p in presets],
-            )  # fmt: skip
-        if self.instance.pk:
-            self.initial["tie_breaks"] = ", ".join(self.instance.tie_breaks or [])
+        names = presets or list(rules_form.PRESET_NAMES)
+        self.fields["rules_preset"] = forms.ChoiceField(
+            label=_("Rules preset"),
+            choices=[(p, rules_form.PRESET_NAMES.get(p, p)) for p in names],
+            help_text=_("The knobs below take the preset's values when it is chosen."),
+        )  # fmt: skip
+        rules_form.add_knob_fields(self)
+        preset = self.instance.rules_preset if self.instance.pk else "sport"
+        self.initial.setdefault("rules_preset", preset)
+        self.initial.update(rules_form.initial_values(
+            preset, dict(self.instance.rules_options or {}) if self.instance.pk else {}))
+        self.initial["tie_breaks"] = list(self.instance.tie_breaks or []) or (
+            default_tie_breaks(preset))
         for name in (*CARD_FIELDS, *KEPT_WHEN_EMPTY):
             self.fields[name].required = False
+
+    def knob_fields(self, engine: str) -> list[forms.BoundField]:
+        prefix = f"{engine}_"
+        return [self[name] for name in self.fields if name.startswith(prefix)
+                and name.removeprefix(prefix) in rules_form.knob_table(engine)]  # fmt: skip
+
+    def knob_fields_classic(self) -> list[forms.BoundField]:
+        return self.knob_fields("classic")
+
+    def knob_fields_fives(self) -> list[forms.BoundField]:
+        return self.knob_fields("fives")
+
+    def general_fields(self) -> list[forms.BoundField]:
+        """Every field but the rules and the tie-breaks, in the form's order (a setting added
+        to the model's form shows here without a change to the template)."""
+        special = {"rules_preset", "tie_breaks"}
+        return [self[name] for name in self.fields if name not in special
+                and not name.startswith(tuple(f"{e}_" for e in rules_form.ENGINES))]  # fmt: skip
+
+    def tie_break_rows(self) -> list[dict[str, Any]]:
+        """The tie-breaks as the page lists them: the chosen ones first, in their order."""
+        value = self["tie_breaks"].value() or []
+        chosen = [n for n in value if n in TIE_BREAKS]
+        shown = getattr(self, "tie_order", None) or chosen  # as the page had them, if sent
+        order = [n for n in shown if n in TIE_BREAKS]
+        order += [n for n in TIE_BREAKS if n not in order]
+        return [{"name": n, "label": TIE_BREAKS[n], "help": rules_form.TIE_BREAK_HELP.get(n, ""),
+                 "checked": n in chosen} for n in order]  # fmt: skip
+
+    def engine(self) -> str:
+        return rules_form.engine_of(str(self["rules_preset"].value() or "sport"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         for name in KEPT_WHEN_EMPTY:
             if data.get(name) in (None, "") and name not in self.errors:
                 data[name] = getattr(self.instance, name)
+        preset = data.get("rules_preset")
+        if not preset:
+            return data
+        data["rules_options"] = rules_form.overrides(preset, data)
+        # the default order of the preset stays "the preset's" (empty), as it always was
+        if data.get("tie_breaks") == default_tie_breaks(preset):
+            data["tie_breaks"] = []
+        self._check_rules(preset, data)
         return data
+
+    def _check_rules(self, preset: str, data: dict[str, Any]) -> None:
+        """The engine's and the format's refusals shown at the field they concern."""
+        if not data.get("format") or not data.get("system"):
+            return
+        lang = "en" if (get_language() or "ru").startswith("en") else "ru"
+        try:
+            formats.check(preset, data["rules_options"], data["format"], data["system"])
+        except formats.SetupProblem as problem:
+            message = problem.message(lang)
+            if problem.code == "format_preset":  # the presets by their names, not identifiers
+                names = rules_form.PRESET_NAMES
+                message = _("The format «%(format)s» cannot be played with the rules "
+                            "«%(preset)s»; it can with: %(allowed)s.") % {
+                    "format": dict(Tournament.Format.choices).get(data["format"], data["format"]),
+                    "preset": names.get(preset, preset),
+                    "allowed": ", ".join(f"«{names.get(p, p)}»"
+                                         for p in formats.ALLOWED[data["format"]])}
+            self.add_error(problem.field if problem.field in self.fields else "rules_preset",
+                           message)  # fmt: skip
+        except formats.RulesError as err:
+            knob = rules_form.field_name(rules_form.engine_of(preset),
+                                         str(err.problem.extra.get("option", "")))
+            self.add_error(knob if knob in self.fields else "rules_preset",
+                           err.problem.message(lang))  # fmt: skip
 
     def _card_points(self, name: str) -> int:
         value = self.cleaned_data.get(name)
@@ -79,25 +148,13 @@ class TournamentForm(forms.ModelForm):
     def clean_red_card_points(self) -> int:
         return self._card_points("red_card_points")
 
-    def clean_rules_options(self) -> dict[str, Any]:
-        """An emptied field means no overrides (the JSON field would give None)."""
-        return self.cleaned_data.get("rules_options") or {}
-
-    def clean_tie_breaks(self) -> list[str]:
-        names = [n.strip() for n in (self.cleaned_data.get("tie_breaks") or "").split(",")]
-        names = [n for n in names if n]
-        unknown = [n for n in names if n not in TIE_BREAKS]
-        if unknown:
-            raise forms.ValidationError(_("Unknown tie-break: %(names)s.") %
-                                        {"names": ", ".join(unknown)})  # fmt: skip
-        return names
-
     def setup_fields(self) -> dict[str, Any]:
-        return {name: self.cleaned_data[name] for name in self.Meta.fields}
+        return {name: self.cleaned_data[name] for name in (*self.Meta.fields, "rules_options")}
 
 
 class EntryForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=200)
+    name = forms.CharField(label=_("Name"), max_length=200, required=False,
+                           help_text=_("Empty: named after its players («Иванов – Петров»)."))
     seed = forms.IntegerField(label=_("Seed"), required=False, min_value=1)
     club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.all(), required=False)
     last_name_1 = forms.CharField(label=_("Player 1: last name"), required=False, max_length=100)

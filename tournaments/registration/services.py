@@ -31,6 +31,7 @@ from tournaments import formats
 from tournaments.access import User, can_create_tournament, locked_tournament, require_manager
 from tournaments.errors import Conflict, NotAllowed, TournamentError, error
 from tournaments.models import Club, Entry, EntryAbsence, Player, Round, Tournament
+from tournaments.registration.names import entry_name
 
 SETUP_FIELDS = (
     "name", "start_date", "end_date", "venue", "rules_preset", "rules_options", "format",
@@ -223,6 +224,8 @@ def add_entry(
         players = list(players) + [
             _new_player(last, first, club) for last, first in new_players if last.strip()
         ]
+        if not entry.name and players:  # named after its players, as the CSV import does
+            entry.name = entry_name(players, tournament.entries.values_list("name", flat=True))
         _check_players(tournament, players, entry)
         saved = _save_entry(entry, players)
         audit.record(user, "entry.add", saved, tournament_id=tournament.pk,

@@ -21,14 +21,11 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import DetailView, ListView
 
 from config.limits import body_limit
-from rules import catalogue
-from rules.fives import fives_catalogue
 from tournaments import access
 from tournaments.errors import TournamentError
 from tournaments.http import ManageView, refused, to_form
@@ -39,7 +36,8 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.registration import csv_import, selectors, services
+from tournaments.models.registration import default_tie_breaks
+from tournaments.registration import csv_import, rules_form, selectors, services
 from tournaments.registration.forms import (
     AbsenceForm,
     ChiefRefereesForm,
@@ -52,33 +50,62 @@ from tournaments.selectors import entry_ratings
 
 
 def _catalogue_rows() -> dict[str, Any]:
-    """Every preset of both engines (the fives games' own registry too) and every knob, with
-    each preset's value ("—" where the preset has no such knob)."""
-    lang = "en" if (get_language() or "ru").startswith("en") else "ru"
-    catalogues = [catalogue(), fives_catalogue()]
-    presets = {name: values for data in catalogues for name, values in data["presets"].items()}
-    labels: dict[str, str] = {}
-    for data in catalogues:
-        for name, knob in data["knobs"].items():
-            labels.setdefault(name, knob[lang])
-    knobs = [
-        {"name": name, "label": label,
-         "values": [values.get(name) for values in presets.values()]}
-        for name, label in labels.items()
-    ]  # fmt: skip
-    return {"presets": list(presets), "knobs": knobs, "tie_break_names": TIE_BREAKS}
+    """The presets of both engines, and each preset's knob values for the page's script (a
+    change of preset fills the knob fields in)."""
+    values = rules_form.presets()
+    data = {name: {"engine": rules_form.engine_of(name),
+                   "values": {rules_form.field_name(rules_form.engine_of(name), knob): value
+                              for knob, value in knobs.items()},
+                   "tie_breaks": default_tie_breaks(name)}
+            for name, knobs in values.items()}  # fmt: skip
+    return {"presets": list(values), "preset_data": data}
+
+
+def _redisplayed(request: HttpRequest) -> bool:
+    """Without the page's script, «Load the preset» and the tie-breaks' arrows are buttons
+    that send the form to be shown again, changed and not saved."""
+    return "load_preset" in request.POST or "tie_move" in request.POST
+
+
+def _redisplay(form: TournamentForm, request: HttpRequest) -> TournamentForm:
+    post = request.POST
+    for bound in form.general_fields():
+        form.initial[bound.name] = post.get(bound.name)
+    preset = post.get("rules_preset") or "sport"
+    form.initial["rules_preset"] = preset
+    for engine in rules_form.ENGINES:
+        for bound in form.knob_fields(engine):
+            form.initial[bound.name] = post.get(bound.name)
+    order = [n for n in post.getlist("tie_breaks") if n in TIE_BREAKS]
+    if "load_preset" in post:
+        form.initial.update(rules_form.initial_values(preset, {}))
+        order = default_tie_breaks(preset)
+    move, _sep, name = post.get("tie_move", "").partition(":")
+    everything = [n for n in post.getlist("tie_order") if n in TIE_BREAKS]
+    if name in everything and move in ("up", "down"):
+        at = everything.index(name)
+        to = at - 1 if move == "up" else at + 1
+        if 0 <= to < len(everything):
+            everything[at], everything[to] = everything[to], everything[at]
+        order = [n for n in everything if n in order]
+    form.initial["tie_breaks"] = order
+    form.tie_order = everything or None  # type: ignore[attr-defined]
+    return form
 
 
 class ManageListView(LoginRequiredMixin, View):
     """The tournaments the user organises, and those he only judges (as a chief referee)."""
 
     def get(self, request: HttpRequest) -> HttpResponse:
+        return render(request, "tournaments/registration/list.html", self.context(request))
+
+    def context(self, request: HttpRequest) -> dict[str, Any]:
         managed = access.managed_tournaments(request.user)
-        return render(request, "tournaments/registration/list.html", {
+        return {
             "tournaments": managed,
             "judged": access.judged_tournaments(request.user).exclude(pk__in=managed),
             "can_create": access.can_create_tournament(request.user),
-        })  # fmt: skip
+        }
 
 
 class TournamentCreateView(LoginRequiredMixin, View):
@@ -94,6 +121,9 @@ class TournamentCreateView(LoginRequiredMixin, View):
 
     def post(self, request: HttpRequest) -> HttpResponse:
         rows = _catalogue_rows()
+        if _redisplayed(request):
+            form = _redisplay(TournamentForm(presets=rows["presets"]), request)
+            return render(request, "tournaments/registration/setup.html", {"form": form, **rows})
         form = TournamentForm(request.POST, presets=rows["presets"])
         if form.is_valid():
             try:
@@ -123,6 +153,10 @@ class SetupView(ManageView):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         rows = _catalogue_rows()
         current = Tournament.objects.get(pk=pk)
+        if _redisplayed(request):
+            form = _redisplay(TournamentForm(instance=current, presets=rows["presets"]), request)
+            return self.render("registration/setup.html", form=form, **rows,
+                               chief_form=self.chief_form())  # fmt: skip
         form = TournamentForm(request.POST, instance=current, presets=rows["presets"])
         if form.is_valid():
             try:

@@ -6,7 +6,8 @@ close the event), ``order`` (which round may be paired now, the organiser's over
 the pure algorithms of ``tournaments.pairing``: what the tables would be), ``job`` (the pairing
 job's body: writing the tables and their matches), ``tasks`` (the Celery task), ``selectors``
 (history, snapshot ranking, round data), ``labels`` and ``explain`` (each table's flags in
-words: a float, a same-club table, a repeated opponent told with names and numbers), the
+words: a float, a same-club table, a repeated opponent told with names and numbers),
+``notes`` (the pairing's log notes told with names, those the tables already say left out), the
 organiser's round pages and the published round (``views``), and their API (``api``).
 
 May use: registration, results (finishing a round takes the standings snapshot), the pure

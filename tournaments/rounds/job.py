@@ -66,7 +66,8 @@ def run_pairing(round_id: int) -> str:
         for planned in plan.tables:
             sides = [(side, [entries[i] for i in ids]) for side, ids in planned.sides]
             tables.append((next(numbers), planned, sides, seats_of(sides)))
-        label = f"{round_.tournament.name} · {_('round')} {round_.number}"
+        # the event's name only: the round and the table are composed when shown (Match.title)
+        label = round_.tournament.name
         tournament = round_.tournament
         specs = []
         for number, planned, _sides, seats in tables:
@@ -76,7 +77,8 @@ def run_pairing(round_id: int) -> str:
                 len(planned.entries),
             )  # fmt: skip
             specs.append(scoring.MatchSpec(tournament.rules_preset, options, players, seats=seats,
-                                           label=label, table=str(number)))  # fmt: skip
+                                           label=label, table=str(number),
+                                           round=round_.number))  # fmt: skip
         try:
             with override("ru"):
                 matches = scoring.create_matches(user, specs)

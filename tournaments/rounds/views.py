@@ -36,6 +36,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.rounds import explain, selectors, services
+from tournaments.rounds import notes as round_notes
 from tournaments.rounds.order import MAX_REASON, pairing_override, round_to_pair
 from tournaments.selectors import round_with_pairings
 
@@ -104,6 +105,9 @@ def _referees(tables: list[Pairing]) -> list[Any]:
     return users
 
 
+SIDE_ORDER = ("NS", "EW", "N", "E", "S", "W")
+
+
 class RoundView(ManageView):
     def get(self, request: HttpRequest, pk: int, number: int) -> HttpResponse:
         round_ = self.round(number)
@@ -119,6 +123,10 @@ class RoundView(ManageView):
         why = explain.reasons(round_, tables)
         for table in tables:
             table.reasons = why.get(table.pk, [])  # type: ignore[attr-defined]
+            # the score in the sides' order (the stored totals come in the database's order)
+            totals = table.match.totals if table.match else {}
+            table.score = [(side, totals[side]) for side in SIDE_ORDER  # type: ignore[attr-defined]
+                           if side in (totals or {})]  # fmt: skip
         return self.render(
             "rounds/round.html", round=round_, tables=tables, forfeited=forfeited,
             byes=[p for p in pairings if not p.table],
@@ -126,7 +134,7 @@ class RoundView(ManageView):
             entries=[pl.entry for p in pairings for pl in p.places.all()],
             status_url=reverse("tournaments:manage_round_status", args=[pk, number]),
             open_tables=open_tables, standings_url=standings_url(pk, number),
-            override=pairing_override(round_),
+            override=pairing_override(round_), notes=round_notes.in_words(round_.notes),
         )  # fmt: skip
 
 

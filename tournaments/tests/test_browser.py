@@ -47,7 +47,7 @@ def test_organiser_sets_up_pairs_round_one_swaps_two_tables_and_publishes(
         page.fill("#id_rounds", "5")
         page.fill("#id_tie_breaks", "match_points, buchholz")
         with page.expect_navigation():
-            page.click("#setup-form button[type=submit]")
+            page.click("#save-setup")
         tournament = Tournament.objects.get(name="Кубок клуба")
         assert tournament.tie_breaks == ["match_points", "buchholz"]
         entries = add_pairs(tournament, 8)

@@ -23,7 +23,8 @@ GOOD = """\ufeffentry;last_name;first_name;club;city;rating;federation_id;seed
 def test_a_good_file_imports_clubs_players_and_pairs(tournament, organiser) -> None:
     result = import_csv(organiser, tournament.pk, GOOD.encode("utf-8"))
     assert (result.clubs, result.players, result.entries) == (2, 4, 2)
-    dubl = Entry.objects.get(tournament=tournament, name="Дубль")
+    # «entry» only groups the rows: the pair is named after its players
+    dubl = Entry.objects.get(tournament=tournament, name="Иванов – Петров")
     assert dubl.seed == 1
     assert dubl.club.name == "Клуб «Дубль»"
     assert sorted(p.last_name for p in dubl.players.all()) == ["Иванов", "Петров"]
@@ -57,17 +58,19 @@ def test_a_bad_file_reports_every_bad_line_and_imports_nothing(tournament, organ
 def test_pair_sizes_names_and_seeds_are_checked_across_lines(tournament, organiser) -> None:
     Entry.objects.create(tournament=tournament, name="Занято", seed=7)
     bad = (
-        "entry,last_name,seed\n"
-        "Одиночка,Сидоров,1\n"
-        "Занято,Иванов,2\n"
-        "Занято,Петров,2\n"
-        "Пара,Смирнов,7\n"
-        "Пара,Попов,7\n"
+        "entry,name,last_name,seed\n"
+        "Одиночка,,Сидоров,1\n"
+        "2,Занято,Иванов,2\n"
+        "2,,Петров,2\n"
+        "Пара,,Смирнов,7\n"
+        "Пара,,Попов,7\n"
+        "4,Кто,Орлов,4\n"
+        "4,Где,Соколов,4\n"
     )
     with pytest.raises(TournamentError) as refused:
         import_csv(organiser, tournament.pk, bad)
     found = {(item["line"], item["code"]) for item in refused.value.errors}
-    assert found == {(2, "players_count"), (3, "taken"), (5, "seed_taken")}
+    assert found == {(2, "players_count"), (3, "taken"), (5, "seed_taken"), (8, "name_differs")}
     assert tournament.entries.count() == 1
 
 
@@ -92,3 +95,30 @@ def test_individual_entries_are_named_after_their_player(organiser) -> None:
 def test_only_organisers_of_the_tournament_import(tournament, other_organiser) -> None:
     with pytest.raises(NotAllowed):
         import_csv(other_organiser, tournament.pk, GOOD)
+
+
+def test_numbered_pairs_are_named_after_their_players_unless_named(tournament, organiser) -> None:
+    """A club's file numbers its pairs «1»…«16»: the numbers group the rows, and the pages
+    show the players (the pages showed «1»…«16»). Namesakes get initials, then a number."""
+    text = (
+        "entry;name;last_name;first_name;club\n"
+        "1;;Иванов;Пётр;Металлург\n1;;Петров;Иван;Металлург\n"
+        "2;;Иванов;Павел;Рыбак\n2;;Петров;Илья;Рыбак\n"
+        "3;;Иванов;Пётр;Рыбак\n3;;Петров;Игорь;Рыбак\n"
+        "4;Старая гвардия;Орлов;;\n4;;Соколов;;\n"
+    )
+    result = import_csv(organiser, tournament.pk, text)
+    assert result.created == ["Иванов – Петров", "Иванов П. – Петров И.",
+                              "Иванов П. – Петров И. (2)", "Старая гвардия"]  # fmt: skip
+    first = Entry.objects.get(tournament=tournament, name="Иванов – Петров")
+    assert first.club.name == "Металлург"
+    assert [p.first_name for p in first.players.order_by("last_name")] == ["Пётр", "Иван"]
+    assert not tournament.entries.filter(name__regex=r"^[0-9]+$").exists()
+
+
+def test_a_pair_added_by_hand_without_a_name_is_named_after_its_players(tournament, organiser):
+    from tournaments.registration import add_entry
+
+    entry = add_entry(organiser, tournament.pk, name="",
+                      new_players=[("Сидоров", "Олег"), ("Попов", "Юрий")])  # fmt: skip
+    assert entry.name == "Сидоров – Попов"

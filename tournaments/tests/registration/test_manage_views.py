@@ -8,6 +8,7 @@ import io
 import pytest
 
 from tournaments.models import Pairing, Round, Tournament
+from tournaments.registration import rules_form
 from tournaments.tests.rounds.test_rounds import trivial_swiss  # noqa: F401 - autouse fixture
 
 pytestmark = pytest.mark.django_db
@@ -23,12 +24,12 @@ def test_only_the_tournaments_organisers_get_in(client, tournament, other_organi
 def test_setup_form_shows_the_presets_knobs_and_creates_a_tournament(client, organiser) -> None:
     client.force_login(organiser)
     html = client.get("/manage/new/").content.decode()
-    assert "Наборы правил и их параметры" in html
-    assert "Раздач в партии" in html and "international" in html
+    assert "Правила игры" in html and "Международные правила" in html
+    assert "Раздач в партии" in html and "rules_options" not in html  # typed fields, no JSON
     answer = client.post("/manage/new/", {
-        "name": "Весенний кубок", "rules_preset": "sport", "rules_options": "{}",
+        "name": "Весенний кубок", "rules_preset": "sport", **rules_form.posted("sport"),
         "format": "pairs", "system": "swiss", "rounds": 5, "points_win": 2, "points_draw": 1,
-        "points_loss": 0, "tie_breaks": "buchholz, match_points", "bye_result": "win",
+        "points_loss": 0, "tie_breaks": ["buchholz", "match_points"], "bye_result": "win",
         "club_avoidance": "among_equals", "club_strict_until": 2, "first_round": "seed",
     })
     tournament = Tournament.objects.get(name="Весенний кубок")
@@ -38,7 +39,8 @@ def test_setup_form_shows_the_presets_knobs_and_creates_a_tournament(client, org
     assert tournament.club_mode(2) == "strict" and tournament.club_mode(3) == "among_equals"
     assert list(tournament.organisers.all()) == [organiser]
     bad = client.post(f"/manage/{tournament.pk}/setup/", {
-        "name": "x", "rules_preset": "sport", "rules_options": '{"deals": 0}', "format": "pairs",
+        "name": "x", "rules_preset": "sport", **rules_form.posted("sport", {"deals": 0}),
+        "format": "pairs",
         "system": "swiss", "rounds": 5, "points_win": 2, "points_draw": 1, "points_loss": 0,
         "bye_result": "win", "club_avoidance": "among_equals", "club_strict_until": 0,
         "first_round": "seed",
@@ -81,7 +83,7 @@ def test_pair_review_publish_and_print(client, organiser, tournament, pairs,
     status = client.get(f"/manage/{tournament.pk}/rounds/1/status/").json()
     assert status["status"] == "paired" and status["progress"] == 100
     page = client.get(f"/manage/{tournament.pk}/rounds/1/").content.decode()
-    assert "первый тур по посеву" in page and "пустой протокол" in page
+    assert "первый тур по посеву" in page and "бланк протокола для печати" in page
     client.post(f"/manage/{tournament.pk}/rounds/1/swap/",
                 {"entry_a": e[1].pk, "entry_b": e[2].pk})
     table1 = Pairing.objects.get(table=1)
@@ -103,10 +105,10 @@ def test_a_refused_action_is_shown_as_a_message(client, organiser, tournament, p
     assert "Нужны хотя бы два активных участника." in page
 
 
-def test_an_emptied_rule_overrides_field_means_no_overrides(client, organiser) -> None:
+def test_the_presets_values_sent_unchanged_store_no_overrides(client, organiser) -> None:
     client.force_login(organiser)
     answer = client.post("/manage/new/", {
-        "name": "Без переопределений", "rules_preset": "sport", "rules_options": "",
+        "name": "Без переопределений", "rules_preset": "sport", **rules_form.posted("sport"),
         "format": "pairs", "system": "swiss", "rounds": 5, "points_win": 2, "points_draw": 1,
         "points_loss": 0, "bye_result": "win", "club_avoidance": "among_equals",
         "club_strict_until": 0, "first_round": "seed",
