@@ -213,6 +213,8 @@ def _compute(tournament: Tournament, rounds: dict[int, str], chosen: int | None,
 #: how long a computed table may be served from the cache at most (its key changes with every
 #: result, round, sanction or snapshot; only renames wait for this)
 CACHE_SECONDS = 60
+#: how long a request waits for the table another one is computing before computing it itself
+COMPUTE_WAIT = 3.0
 
 
 def cached_results_table(
@@ -224,7 +226,9 @@ def cached_results_table(
     changed (``snapshots.results_stamp``), they get the table computed for the first of them.
     ``max_age`` (seconds) lets a *live* table computed that recently stand in for a newer one:
     in a busy hall results change every second, and spectators (``spectator_max_age``) need
-    not have each change recomputed for them. Organisers and referees always pass 0.
+    not have each change recomputed for them. Organisers and referees always pass 0, and so
+    does a page re-reading the table because the server said it changed. A table being
+    computed is computed once: the other requests for it wait for it.
     """
     # keyed on what ?round= and ?scope= mean, not on their text: "03", "+3" and " 3" are
     # round 3 and must not each compute (and store) a table of their own
@@ -244,6 +248,15 @@ def cached_results_table(
             recent = cache.get(latest[0])
             if recent is not None and recent.table.source == "live":
                 return recent, latest[0]
+    # Spectators told of a change at the same moment (tournaments.live) all ask for the new
+    # table: the first computes it, the others wait for it rather than each computing it too.
+    if not cache.add(key + ":computing", 1, COMPUTE_WAIT + 5):
+        deadline = time.monotonic() + COMPUTE_WAIT
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            res = cache.get(key)
+            if res is not None:
+                return res, key
     res = _results_table(tournament, rounds, chosen, scope)
     res.ledger = None
     cache.set(key, res, CACHE_SECONDS)

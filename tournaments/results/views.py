@@ -163,7 +163,8 @@ class StandingsView(TournamentPage):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         res, key = display.cached_results_table(
             self.tournament, request.GET.get("round"), request.GET.get("scope"),
-            max_age=display.spectator_max_age(request.user),
+            # a page told of a change (tournaments.live) must get the table after it
+            max_age=0 if request.GET.get("pushed") else display.spectator_max_age(request.user),
         )  # fmt: skip
         context = self.base_context(res)
         context.update(refresh=REFRESH_SECONDS, fragment_url=fragment_url(request))
