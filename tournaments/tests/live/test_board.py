@@ -27,7 +27,8 @@ def deals(match: Match, n: int, minutes_ago: float, redeals: int = 0) -> None:
     rows += [Deal(match=match, n=n + i, record={"result": "redeal"}, verdict={"ok": True})
              for i in range(1, redeals + 1)]  # fmt: skip
     Deal.objects.bulk_create(rows)
-    Deal.objects.filter(match=match).update(created_at=timezone.now() - timedelta(minutes=minutes_ago))
+    then = timezone.now() - timedelta(minutes=minutes_ago)
+    Deal.objects.filter(match=match).update(created_at=then)
 
 
 @pytest.fixture
@@ -77,7 +78,9 @@ def test_tiles_come_in_the_order_of_what_needs_someone_with_their_facts(
     }
 
 
-def test_the_organiser_and_the_chief_referee_see_the_board(client: Any, event: dict[str, Any]) -> None:
+def test_the_organiser_and_the_chief_referee_see_the_board(
+    client: Any, event: dict[str, Any]
+) -> None:
     for user in (event["organiser"], event["chief"]):
         client.force_login(user)
         response = client.get(url(event))

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
-from channels.layers import channel_layers
 from asgiref.testing import ApplicationCommunicator
+from channels.layers import channel_layers
 from django.conf import settings
 from django.db import transaction
 from django.test import Client, override_settings
@@ -42,7 +42,8 @@ def in_process_layer() -> Iterator[None]:
 def cookie_of(user: Any) -> bytes:
     client = Client()
     client.force_login(user)
-    return f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}".encode()
+    value = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return f"{settings.SESSION_COOKIE_NAME}={value}".encode()
 
 
 def handshake(path: str, user: Any = None, origin: bytes = b"http://127.0.0.1") -> bool:
