@@ -1,6 +1,6 @@
 """The live board of a round: its organisers' and chief referees' page (403 for anyone else,
-404 when the tournament is hidden from them); ``/manage/<id>/board/`` goes to the round being
-played. ``?fragment=1`` answers the part the page's
+404 when the tournament is hidden from them); ``/manage/<id>/board/`` is the board of the round
+being played. ``?fragment=1`` answers the part the page's
 script re-reads when the server says the board changed (``static/js/live.js``); bad filters
 are named above the board and ignored (400)."""
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 
 from tournaments import access
 from tournaments.http import ManageView
@@ -45,11 +45,12 @@ def _fragment_query(request: HttpRequest) -> str:
 
 
 class CurrentBoardView(BoardView):
-    """The board of the round being played (the latest published one, else the latest)."""
+    """The board of the round being played (the latest published one, else the latest): the
+    link the tournament's pages give, which follows the event from round to round."""
 
-    def get(self, request: HttpRequest, pk: int) -> HttpResponse:  # type: ignore[override]
+    def get(self, request: HttpRequest, pk: int, number: int | None = None) -> HttpResponse:
         rounds = self.tournament.round_set.order_by("-number")
         current = rounds.filter(status="published").first() or rounds.first()
         if current is None:
             raise Http404
-        return redirect("tournaments:manage_board", pk=pk, number=current.number)
+        return super().get(request, pk, current.number)
