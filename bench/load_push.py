@@ -11,8 +11,9 @@ scratch database (``bench_push``), the pages and the API under gunicorn (4 sync 
 layer), and a Celery worker. Meanwhile:
 
 - ``--spectators`` clients open ``/ws/live/<tournament>/`` and, as ``static/js/live.js`` does,
-  re-read the standings fragment (``?fragment=1&pushed=1``) whenever they are told the
-  standings changed (one read at a time each; a message during a read asks for one more);
+  re-read the standings fragment (``?fragment=1&since=<at>``, ``at`` the pushed time of the
+  change) whenever they are told the standings changed (one read at a time each; a message
+  during a read asks for one more);
 - a chief referee confirms a submitted protocol every ``--confirm-every`` seconds through the
   API, while the referees record and after, ``--confirmations`` in all.
 
@@ -77,7 +78,8 @@ async def spectator(ws_client: Any, http: Any, url: str, tournament: int, push: 
     seen: list[tuple[float, int]] = []
     push.seen.append(seen)
     wanted = asyncio.Event()
-    fragment = f"/tournaments/{tournament}/standings/?fragment=1&pushed=1"
+    since = [0.0]
+    fragment = f"/tournaments/{tournament}/standings/?fragment=1&since="
 
     async def reader() -> None:
         while not stop.is_set():
@@ -85,7 +87,7 @@ async def spectator(ws_client: Any, http: Any, url: str, tournament: int, push: 
             wanted.clear()
             start = time.perf_counter()
             try:
-                async with http.get(fragment) as answer:
+                async with http.get(f"{fragment}{since[0]}") as answer:
                     html = await answer.text()
             except Exception:  # noqa: BLE001 - counted as a missing update
                 continue
@@ -107,7 +109,9 @@ async def spectator(ws_client: Any, http: Any, url: str, tournament: int, push: 
                 if message.type.name != "TEXT":
                     break
                 push.messages += 1
-                if json.loads(message.data)["part"] == "standings":
+                data = json.loads(message.data)
+                if data["part"] == "standings":
+                    since[0] = max(since[0], float(data.get("at") or 0))
                     wanted.set()
     except Exception:  # noqa: BLE001
         push.refused += 1
@@ -265,7 +269,9 @@ def main() -> None:
         if p95 > 2.0 or missing or push.connected < args.spectators:
             misses.append(f"push p95 {p95:.2f} s, {missing} never updated, "
                           f"{push.connected}/{args.spectators} connected")  # fmt: skip
-        failures = stats.problems + hall_bench.verify(hall, stats)
+        # load_hall's check wants every match submitted; the chief confirmed some of them
+        failures = stats.problems + [f for f in hall_bench.verify(hall, stats)
+                                     if not f.endswith("confirmed, not submitted")]
         for failure in failures[:30]:
             print("  FAIL:", failure)
         if misses:

@@ -2,7 +2,7 @@
 // data-live-parts (the parts it shows: "standings", "hall", "board", ...) re-reads its
 // data-fragment-url when the server says one of its parts changed, and swaps it in; with
 // data-live-event it only dispatches "live:refresh" on itself (the hall's script re-reads).
-// The message carries no data, only {"part", "round"}: the fragment comes through the page's
+// The message carries no data, only {"part", "round", "at"}: the fragment comes through the page's
 // own cached, access-checked view. While the socket is not open (refused, blocked, the server
 // without WebSockets) the element polls every data-refresh seconds instead, and the socket is
 // tried again with a growing pause. data-live-state says which: "push" or "polling".
@@ -65,17 +65,17 @@
     var stopped = false;
     var entry = connect(box.dataset.liveSocket);
 
-    function refresh(pushed) {
+    // since: when the pushed change was committed (seconds); the fragment must be read after
+    function refresh(since) {
       if (stopped) { return; }
       if (box.dataset.liveEvent !== undefined) {
-        box.dispatchEvent(new CustomEvent("live:refresh", { detail: { pushed: pushed } }));
+        box.dispatchEvent(new CustomEvent("live:refresh", { detail: { since: since } }));
         return;
       }
       if (!url || !window.fetch) { return; }
-      if (busy) { again = true; return; }
+      if (busy) { again = since || again || true; return; }
       busy = true;
-      // a pushed change must not be answered from a table computed before it
-      var target = url + (pushed ? (url.indexOf("?") < 0 ? "?" : "&") + "pushed=1" : "");
+      var target = url + (since ? (url.indexOf("?") < 0 ? "?" : "&") + "since=" + since : "");
       fetch(target, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
         .then(function (response) { return response.ok || response.status === 400 ? response.text() : null; })
         .then(function (html) {
@@ -89,7 +89,7 @@
         .catch(function () { /* offline for a moment: the next change or poll tries again */ })
         .then(function () {
           busy = false;
-          if (again) { again = false; refresh(pushed); }
+          if (again) { var next = again === true ? null : again; again = false; refresh(next); }
         });
     }
 
@@ -101,16 +101,16 @@
 
     entry.listeners.push({
       changed: function (message) {
-        if (message === null) { refresh(true); return; }
+        if (message === null) { refresh(null); return; }
         if (parts.indexOf(message.part) < 0) { return; }
         // the board of one round needs only its round's changes
         if (round && message.round && String(message.round) !== round) { return; }
-        refresh(true);
+        refresh(typeof message.at === "number" ? message.at : null);
       },
       state: setState,
     });
     setState(entry.open ? "push" : "polling");
-    setInterval(function () { if (!entry.open) { refresh(false); } }, every);
+    setInterval(function () { if (!entry.open) { refresh(null); } }, every);
   }
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -6,7 +6,7 @@ re-reads that part through its ordinary (cached, access-checked) view.
     PARTS                                          the parts: standings, pairings, hall,
                                                    board (staff), queue (staff)
 
-What is pushed is only ``{"part", "round"}``: never data, so a message cannot show anyone what
+What is pushed is only ``{"part", "round", "at"}``: never data, so a message cannot show anyone what
 they may not see, and 500 spectators re-reading the standings get the table computed once
 (``results.display.cached_results_table``). The push goes through the channel layer
 (``settings.CHANNEL_LAYERS``: Redis publish/subscribe in production, so that every web process

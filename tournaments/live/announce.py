@@ -50,8 +50,9 @@ def announce(tournament_id: int, part: str, round_id: int | None = None) -> None
     if part not in PARTS:
         raise ValueError(f"unknown live part {part!r}")  # a bug, not a user's error
     group = staff_group(tournament_id) if part in STAFF_PARTS else public_group(tournament_id)
-    message = {"type": "live.change", "part": part, "round": round_id}
-    transaction.on_commit(lambda: _sender().put(group, message))
+    # "at": when the change was committed; a page re-reading a part asks for data read after it
+    transaction.on_commit(lambda: _sender().put(
+        group, {"type": "live.change", "part": part, "round": round_id, "at": time.time()}))
 
 
 def flush(timeout: float = 2.0) -> bool:

@@ -6,8 +6,10 @@
     /ws/live/queue/                 the chief's queue: the staff parts of every tournament the
                                     user judges
 
-A subscription the user may not have is refused at the handshake (the browser sees a failed
-connection, as for a missing tournament: nothing tells which). The consumer only relays what
+The message is ``{"part", "round", "at"}`` (``at``: when the change was committed, for the
+page to ask for data read after it). A subscription the user may not have is refused at the
+handshake (the browser sees a failed connection, as for a missing tournament: nothing tells
+which). The consumer only relays what
 ``announce`` sent; it reads nothing else and accepts nothing from the page.
 """
 
@@ -69,4 +71,5 @@ class LiveConsumer(AsyncWebsocketConsumer):
         """The page has nothing to say; what it sends is ignored."""
 
     async def live_change(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=json.dumps({"part": event["part"], "round": event["round"]}))
+        await self.send(text_data=json.dumps(
+            {"part": event["part"], "round": event["round"], "at": event.get("at")}))

@@ -218,7 +218,8 @@ COMPUTE_WAIT = 3.0
 
 
 def cached_results_table(
-    tournament: Tournament, round_number: Any = None, scope: Any = None, max_age: int = 0
+    tournament: Tournament, round_number: Any = None, scope: Any = None, max_age: int = 0,
+    since: float | None = None,
 ) -> tuple[Results, str]:
     """``results_table`` (without its ledger) through the cache, and the cache key it used.
 
@@ -226,9 +227,11 @@ def cached_results_table(
     changed (``snapshots.results_stamp``), they get the table computed for the first of them.
     ``max_age`` (seconds) lets a *live* table computed that recently stand in for a newer one:
     in a busy hall results change every second, and spectators (``spectator_max_age``) need
-    not have each change recomputed for them. Organisers and referees always pass 0, and so
-    does a page re-reading the table because the server said it changed. A table being
-    computed is computed once: the other requests for it wait for it.
+    not have each change recomputed for them. Organisers and referees always pass 0.
+    ``since`` (a time): a page told that the results changed at that moment
+    (``tournaments.live``) gets any table whose computation began after it, which counts the
+    change, however many deals were recorded since. A table is computed by one request at a
+    time: the others asking for it meanwhile wait for it.
     """
     # keyed on what ?round= and ?scope= mean, not on their text: "03", "+3" and " 3" are
     # round 3 and must not each compute (and store) a table of their own
@@ -242,26 +245,48 @@ def cached_results_table(
     res = cache.get(key)
     if res is not None:
         return res, key
-    if max_age > 0:
-        latest = cache.get(base + ":latest")
-        if latest is not None and time.time() - latest[1] < max_age:
-            recent = cache.get(latest[0])
-            if recent is not None and recent.table.source == "live":
-                return recent, latest[0]
-    # Spectators told of a change at the same moment (tournaments.live) all ask for the new
-    # table: the first computes it, the others wait for it rather than each computing it too.
-    if not cache.add(key + ":computing", 1, COMPUTE_WAIT + 5):
+    recent = _recent(base, max_age, since)
+    if recent is not None:
+        return recent
+    # 500 spectators told of a change at the same moment all ask for the new table: the first
+    # computes it, the others wait for it rather than each computing it too.
+    if not cache.add(base + ":computing", 1, COMPUTE_WAIT + 5):
         deadline = time.monotonic() + COMPUTE_WAIT
         while time.monotonic() < deadline:
             time.sleep(0.05)
             res = cache.get(key)
             if res is not None:
                 return res, key
-    res = _results_table(tournament, rounds, chosen, scope)
-    res.ledger = None
-    cache.set(key, res, CACHE_SECONDS)
-    cache.set(base + ":latest", (key, time.time()), CACHE_SECONDS)
+            recent = _recent(base, max_age, since)
+            if recent is not None:
+                return recent
+    started = time.time()
+    try:
+        res = _results_table(tournament, rounds, chosen, scope)
+        res.ledger = None
+        cache.set(key, res, CACHE_SECONDS)
+        # when the computation began: it counts every change committed before that
+        cache.set(base + ":latest", (key, started), CACHE_SECONDS)
+    finally:
+        cache.delete(base + ":computing")
     return res, key
+
+
+def _recent(base: str, max_age: int, since: float | None) -> tuple[Results, str] | None:
+    """The latest table computed for ``base`` if it may stand in for the current one."""
+    if max_age <= 0 and since is None:
+        return None
+    latest = cache.get(base + ":latest")
+    if latest is None:
+        return None
+    young = max_age > 0 and time.time() - latest[1] < max_age
+    after = since is not None and latest[1] >= since
+    if not (young or after):
+        return None
+    recent = cache.get(latest[0])
+    if recent is None or (young and not after and recent.table.source != "live"):
+        return None
+    return recent, latest[0]
 
 
 def spectator_max_age(user: Any) -> int:

@@ -179,7 +179,8 @@ def test_a_confirmed_protocol_is_announced_to_the_public_and_the_staff(
     heard = hear(public_group(tournament.pk), lambda: services.confirm(match.pk, chief))
     assert parts(heard) == {("standings", round_.pk), ("pairings", round_.pk),
                             ("hall", round_.pk)}  # fmt: skip
-    assert all(set(m) == {"type", "part", "round"} for m in heard)  # no data, only the part
+    # no data: the part, its round, when the change was committed
+    assert all(set(m) == {"type", "part", "round", "at"} for m in heard)
 
 
 @pytest.mark.django_db(transaction=True)
