@@ -1,7 +1,7 @@
 """What changes which part of the pages: receivers of the models' saves that ``announce`` it.
 
     a table's match saved (a deal, submitted, confirmed, corrected)  board; + queue when
-        submitted; + standings, pairings, hall, queue when confirmed
+        submitted; + standings, hall, queue when confirmed
     a round saved (paired, published, finished, its clock)   board; + pairings, hall,
         standings once published
     a sanction saved or deleted                               standings, hall
@@ -52,8 +52,8 @@ def match_saved(sender: Any, instance: Match, created: bool = False, **kwargs: A
     announce(tournament, "board", round_id)
     if instance.status in (Match.Status.SUBMITTED, Match.Status.CONFIRMED):
         announce(tournament, "queue", round_id)
-    if instance.status == Match.Status.CONFIRMED:
-        for part in ("standings", "pairings", "hall"):
+    if instance.status == Match.Status.CONFIRMED:  # the pairings page shows no results
+        for part in ("standings", "hall"):
             announce(tournament, part, round_id)
 
 

@@ -176,6 +176,12 @@ class StandingsView(TournamentPage):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         # a page told of a change (tournaments.live) gets a table read after it
         since = since_param(request)
+        if since and request.GET.get("fragment"):
+            fresh = display.fresh_key(self.tournament, request.GET.get("round"),
+                                      request.GET.get("scope"), since)  # fmt: skip
+            html = cache.get(fresh + ":html") if fresh else None
+            if html is not None:
+                return HttpResponse(html)
         res, key = display.cached_results_table(
             self.tournament, request.GET.get("round"), request.GET.get("scope"),
             max_age=0 if since else display.spectator_max_age(request.user), since=since,
