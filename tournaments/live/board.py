@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
@@ -22,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from rules import make_rules
 from scoring.models import Match
 from tournaments.models import Pairing, PairingEntry, Round, Sanction
 
@@ -119,6 +121,23 @@ def _score(match: Match) -> str:
     return ":".join(str(value) for value in totals.values())
 
 
+@lru_cache(maxsize=32)
+def _preset_ending(preset: str) -> tuple[str, int, int]:
+    try:
+        rules = make_rules(preset)
+    except Exception:  # noqa: BLE001 - an unknown preset shows no "of N"
+        return ("deals", 0, 0)
+    return (rules.end, rules.deals, rules.target)
+
+
+def _ending(match: Match) -> tuple[str, int | None, int | None]:
+    """How the match ends: the rules stored at its creation, else its preset's."""
+    stored = match.rules or {}
+    end, deals, target = _preset_ending(match.rules_preset)
+    return (str(stored.get("end", end)), stored.get("deals", deals) or None,
+            stored.get("target", target) or None)  # fmt: skip
+
+
 def _tile(pairing: Any, forfeited: set[int], now: datetime, stuck_after: int) -> Tile:
     match = pairing.match
     tile = Tile(pairing.pk, pairing.table, "not_started", match.pk if match else None,
@@ -128,12 +147,12 @@ def _tile(pairing: Any, forfeited: set[int], now: datetime, stuck_after: int) ->
         return tile
     if match is None:
         return tile
-    rules = match.rules or {}
+    end, deals, target = _ending(match)
     tile.deals = pairing.counted_deals or 0
-    if rules.get("end", "deals") == "deals":
-        tile.of = rules.get("deals")
+    if end == "deals":
+        tile.of = deals
     else:
-        tile.target = rules.get("target")
+        tile.target = target
     tile.score = _score(match) if tile.deals else ""
     if match.status == Match.Status.CONFIRMED:
         tile.state = "confirmed"

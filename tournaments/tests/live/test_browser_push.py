@@ -138,3 +138,42 @@ def test_the_standings_fall_back_to_polling_when_the_socket_cannot_connect(
         assert page.get_attribute("#results-box", "data-live-state") == "polling"
     finally:
         phone.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_live_board_shows_a_recorded_deal_within_two_seconds(
+    browser: Any, asgi_server: Any, tmp_path: Path
+) -> None:
+    """The chief referee's board (desk width, English) turns table 2 from «not started» to
+    «in play», deal 1 of 8, when its referee records a deal through the scoring service in
+    another process: the announcement goes through Redis to the server's processes."""
+    from scoring import services
+    from scoring.tests.helpers import sport_deals
+    from tournaments.live import flush
+
+    tournament, round_, _match, chief = event_with_a_submitted_table()
+    match = table_match(round_, 2)
+    # nothing recorded yet at table 2 (sports preset: eight deals)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.DRAFT, totals={},
+                                             finished=False, winner="", version=1)  # fmt: skip
+    rules = Match.objects.get(pk=match.pk)
+    desk = browser.new_context(viewport=DESK, locale="en-GB")
+    try:
+        desk.add_cookies([session_cookie(chief, asgi_server.url),
+                          {"name": "django_language", "value": "en", "url": asgi_server.url}])
+        page = desk.new_page()
+        page.goto(f"{asgi_server.url}/manage/{tournament.pk}/rounds/1/board/")
+        page.wait_for_selector("#board[data-live-state='push']", timeout=10_000)
+        assert page.get_attribute("#board-tiles li[data-table='2']", "data-state") == "not_started"
+        recorded = time.time()
+        services.record_deal(match.pk, sport_deals()[0], rules.referee or chief)
+        assert flush(3)
+        page.wait_for_selector("#board-tiles li[data-table='2'][data-state='in_play']",
+                               timeout=5_000)  # fmt: skip
+        swapped = float(page.get_attribute("#board", "data-refreshed-at") or 0) / 1000
+        assert 0 < swapped - recorded < 2.0, swapped - recorded
+        tile = page.inner_text("#board-tiles li[data-table='2']")
+        assert "deal 1 of 8" in tile and "In play" in tile
+        shot(page, tmp_path, "board-pushed-1366-en.png")
+    finally:
+        desk.close()
