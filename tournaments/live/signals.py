@@ -15,14 +15,18 @@ process and remembered (it never changes).
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from django.db import DatabaseError, transaction
 from django.db.models.signals import post_delete, post_save
 
 from scoring.models import Match
 from tournaments.access import PUBLISHED
 from tournaments.live.announce import announce
 from tournaments.models import Pairing, Round, Sanction
+
+logger = logging.getLogger(__name__)
 
 #: match id -> (tournament id, round id), or None for a match that is no table of a round
 _ROUND_OF: dict[int, tuple[int, int] | None] = {}
@@ -45,14 +49,25 @@ def round_of(match_id: int) -> tuple[int, int] | None:
 def match_saved(sender: Any, instance: Match, created: bool = False, **kwargs: Any) -> None:
     if created or kwargs.get("raw"):
         return
-    where = round_of(instance.pk)
+    # after the commit: the write's own transaction does no query more than before (the
+    # referee's phone writes in a fixed number), and a rolled-back change is never announced
+    match_id, status = instance.pk, instance.status
+    transaction.on_commit(lambda: _match_changed(match_id, status))
+
+
+def _match_changed(match_id: int, status: str) -> None:
+    try:
+        where = round_of(match_id)
+    except DatabaseError:  # the change is saved; the pages will poll it
+        logger.warning("live: no round for match %s", match_id, exc_info=True)
+        return
     if where is None:
         return
     tournament, round_id = where
     announce(tournament, "board", round_id)
-    if instance.status in (Match.Status.SUBMITTED, Match.Status.CONFIRMED):
+    if status in (Match.Status.SUBMITTED, Match.Status.CONFIRMED):
         announce(tournament, "queue", round_id)
-    if instance.status == Match.Status.CONFIRMED:  # the pairings page shows no results
+    if status == Match.Status.CONFIRMED:  # the pairings page shows no results
         for part in ("standings", "hall"):
             announce(tournament, part, round_id)
 
