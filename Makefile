@@ -36,9 +36,11 @@ migrate: $(VENV)/.runtime-installed
 seed: migrate
 	$(PY) manage.py seed_demo
 
+# uvicorn serves the pages and their WebSockets (pages update themselves through the in-process
+# channel layer: one process, no Redis needed); whitenoise serves the static files in DEBUG.
 run: seed
 	@echo "Serving on http://$(HOST):$(PORT)/"
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(PY) -m uvicorn config.asgi:application --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.dev-installed
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "axes",
     "csp",
+    "channels",
     "accounts",
     "scoring",
     "tournaments",
@@ -86,6 +87,7 @@ ARCHIVE_MAX_BYTES = env.int("ARCHIVE_MAX_BYTES", default=64 * 2**20)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
@@ -128,6 +130,32 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Push (Django Channels) ----------------------------------------------------------------
+# Pages that update themselves (tournaments.live) hear of a change through the channel layer.
+# With Redis it is Redis publish/subscribe, so that every web process on every machine hears it;
+# without (the embedded mode) an in-process layer, enough for the one server process there.
+# Publish/subscribe channels are not per Redis database: the prefix carries the database name,
+# so that two installations (or two test runs) on one Redis do not hear each other.
+CHANNEL_REDIS_URL = env.str("CHANNEL_REDIS_URL", default="") or REDIS_URL
+if CHANNEL_REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {
+                "hosts": [CHANNEL_REDIS_URL],
+                "prefix": env.str("CHANNEL_PREFIX", default="")
+                or f"domino:{Path(str(DATABASES['default']['NAME'])).name}",
+            },
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+#: minutes without a deal after which the live board marks a table in play as stuck
+LIVE_BOARD_STUCK_MINUTES = env.int("LIVE_BOARD_STUCK_MINUTES", default=10)
+#: seconds the announcements of one process are gathered before they are sent (one message per
+#: page part, however many deals were recorded meanwhile)
+LIVE_COALESCE_SECONDS = env.float("LIVE_COALESCE_SECONDS", default=0.3)
 
 # --- Celery ---------------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """The tournaments app's wiring: signals connected once the apps are ready (snapshots retaken
 after a correction, sanctions and shared players and clubs audited, ratings recomputed when a
-tournament becomes private or public) and the rule of
+tournament becomes private or public, pages pushed when what they show changes) and the rule of
 ``tournaments.access`` over its tables' matches, registered in scoring
 (``scoring.services.EVENT_SCOPES``): scoring cannot import tournaments, so it asks through this
 hook who sees, oversees and corrects a table's match."""
@@ -32,6 +32,10 @@ class TournamentsConfig(AppConfig):
         from tournaments.ratings import signals
 
         signals.connect()
+
+        from tournaments.live import signals as live
+
+        live.connect()
 
         from scoring import services as scoring
 

@@ -5,6 +5,7 @@ from django.urls import path, re_path
 from tournaments.archive import views as archive
 from tournaments.audit import views as audit
 from tournaments.discipline import views as discipline
+from tournaments.live import views as live
 from tournaments.ratings import views as ratings
 from tournaments.registration import views as registration
 from tournaments.results import views as results
@@ -60,6 +61,9 @@ urlpatterns = [
          name="manage_round_status"),
     path("manage/<int:pk>/rounds/<int:number>/print/", rounds.PrintTablesView.as_view(),
          name="manage_round_print"),
+    path("manage/<int:pk>/board/", live.CurrentBoardView.as_view(), name="manage_current_board"),
+    path("manage/<int:pk>/rounds/<int:number>/board/", live.BoardView.as_view(),
+         name="manage_board"),
     path("manage/<int:pk>/rounds/<int:number>/<str:action>/", rounds.RoundActionView.as_view(),
          name="manage_round_action"),
     path("manage/<int:pk>/close/", rounds.CloseView.as_view(), name="manage_close"),

@@ -51,6 +51,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "tournaments.discipline": ("rules", "accounts", "scoring", *SHARED, *PURE,
                                "tournaments.registration", "tournaments.results"),  # fmt: skip
     "tournaments.audit": ("accounts", "scoring", *SHARED),
+    # pages that update themselves and the live board: the shared layer and scoring only
+    "tournaments.live": ("rules", "accounts", "scoring", *SHARED),
     "tournaments.archive": ("rules", "accounts", "scoring", *SHARED, *PURE,
                             "tournaments.registration", "tournaments.rounds",
                             "tournaments.results", "tournaments.discipline",

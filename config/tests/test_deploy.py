@@ -105,11 +105,12 @@ def test_env_example_is_a_production_configuration_that_passes_the_deploy_check(
 
 def test_systemd_units_run_the_real_entry_points_as_a_dedicated_user() -> None:
     web, worker = unit("domino-web.service"), unit("domino-worker.service")
-    for service in (web, worker, unit("domino-backup.service")):
+    push = unit("domino-push.service")
+    for service in (web, worker, push, unit("domino-backup.service")):
         assert service["User"] == ["domino"] and service["Group"] == ["domino"]
         assert service["EnvironmentFile"] == ["/etc/domino/env"]
         assert service["WorkingDirectory"] == ["/opt/domino"]
-    for service in (web, worker):
+    for service in (web, worker, push):
         assert service["Restart"] == ["always"]
     [web_start] = web["ExecStart"]
     [worker_start] = worker["ExecStart"]
@@ -123,6 +124,17 @@ def test_systemd_units_run_the_real_entry_points_as_a_dedicated_user() -> None:
     assert f"server {bind[1]};" in nginx
     assert "proxy_set_header X-Forwarded-Proto $scheme;" in nginx
     assert env_example()["SECURE_PROXY_SSL_HEADER"] == "1"
+    # the pages' WebSockets: nginx upgrades /ws/ to the address uvicorn binds
+    [push_start] = push["ExecStart"]
+    assert push_start.startswith("/opt/domino/.venv/bin/uvicorn config.asgi:application ")
+    host, port = re.search(r"--host (\S+)", push_start), re.search(r"--port (\d+)", push_start)
+    assert host is not None and port is not None
+    assert f"server {host[1]}:{port[1]};" in nginx
+    ws = nginx[nginx.index("location /ws/ {"):]
+    ws = ws[: ws.index("}")]
+    assert "proxy_pass http://domino_push;" in ws and "proxy_http_version 1.1;" in ws
+    assert "proxy_set_header Upgrade $http_upgrade;" in ws
+    assert "proxy_set_header Connection $connection_upgrade;" in ws
 
 
 def test_the_entry_points_load() -> None:
@@ -137,6 +149,13 @@ def test_the_entry_points_load() -> None:
     done = subprocess.run([*argv, "--check-config"], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
+    # uvicorn's application: HTTP and the WebSockets of tournaments.live
+    from channels.routing import ProtocolTypeRouter
+
+    from config.asgi import application
+
+    assert isinstance(application, ProtocolTypeRouter)
+    assert set(application.application_mapping) == {"http", "websocket"}
 
     from celery import Celery
 
@@ -161,6 +180,7 @@ def test_procfile_runs_the_same_processes() -> None:
     )
     assert lines["web"].strip().startswith("gunicorn config.wsgi:application ")
     assert lines["worker"].strip().startswith("celery -A config worker ")
+    assert lines["push"].strip().startswith("uvicorn config.asgi:application ")
     assert lines["release"].strip() == "python manage.py migrate --noinput"
 
 
@@ -168,8 +188,8 @@ def test_procfile_runs_the_same_processes() -> None:
 def test_systemd_accepts_the_units(tmp_path: Path) -> None:
     """``systemd-analyze verify`` with /opt/domino pointed at this checkout (so that it can
     check that every command exists)."""
-    names = ["domino-web.service", "domino-worker.service", "domino-backup.service",
-             "domino-backup.timer"]  # fmt: skip
+    names = ["domino-web.service", "domino-worker.service", "domino-push.service",
+             "domino-backup.service", "domino-backup.timer"]  # fmt: skip
     for name in names:
         text = (DEPLOY / name).read_text().replace("/opt/domino/.venv/bin", str(BIN))
         (tmp_path / name).write_text(text.replace("/opt/domino", str(ROOT)))

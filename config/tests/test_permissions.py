@@ -752,6 +752,9 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     "tournaments:manage_round": (MANAGED, Sees(MANAGERS, knows=EVERYONE)),
     "tournaments:manage_round_status": (MANAGED, Sees(MANAGERS, knows=EVERYONE)),
     "tournaments:manage_round_print": (MANAGED, Sees(MANAGERS, knows=EVERYONE)),
+    # the live board (issue 17): the tournament's organisers and chief referees
+    "tournaments:manage_board": (Sees(SEE_T), Sees(SEE_T, knows=EVERYONE)),
+    "tournaments:manage_current_board": (Sees(SEE_T), None),
     # ratings and seasons (issue 16): only public tournaments' published results count in them,
     # so a private tournament's matches and players, and an unpublished round's match, never show
     "GET /api/v1/ratings/": (Sees(NOBODY, shows=listed_player), None),
@@ -824,7 +827,7 @@ def read_url(label: str, scenario: str, w: dict[str, Any]) -> str:
     if label == "tournaments:player":
         return reverse(label, args=[player])
     if label in ("tournaments:round", "tournaments:manage_round", "tournaments:manage_round_status",
-                 "tournaments:manage_round_print"):  # fmt: skip
+                 "tournaments:manage_round_print", "tournaments:manage_board"):  # fmt: skip
         kwargs["number"] = r.number
     if label == "tournaments:manage_entry":
         kwargs["entry_id"] = w["e"][0].pk

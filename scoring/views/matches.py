@@ -28,9 +28,12 @@ class MatchListView(LoginRequiredMixin, View):
             When(status=Match.Status.DRAFT, then=2), default=3,
         )  # fmt: skip
         queryset = queryset.order_by(waiting, "-created_at", "-pk")
-        return render(request, "scoring/match_list.html", {
-            "matches": queryset[:100], "can_create": services.can_create(request.user),
-        })
+        context = {"matches": queryset[:100], "can_create": services.can_create(request.user),
+                   # the desk's queue is re-read when a protocol of its events changes
+                   "live": services.is_desk(request.user)}  # fmt: skip
+        if request.GET.get("fragment"):
+            return render(request, "scoring/_match_list.html", context)
+        return render(request, "scoring/match_list.html", context)
 
 
 class MatchCreateView(LoginRequiredMixin, View):

@@ -1,6 +1,7 @@
 // The hall's projector: shows one slide at a time (the round's tables, then the standings,
 // page by page), advancing every `data-every` seconds; after the last slide it re-fetches the
-// slides so that new results and a new round appear without anyone touching the screen.
+// slides so that new results and a new round appear without anyone touching the screen; and at
+// once when the server says the results or the round changed.
 document.addEventListener("DOMContentLoaded", function () {
   var hall = document.getElementById("hall");
   if (!hall) { return; }
@@ -35,6 +36,16 @@ document.addEventListener("DOMContentLoaded", function () {
     }
     reload(function () { index = 0; show(index); });
   }
+
+  // a result or a new round pushed by the server (static/js/live.js): new data at once, on
+  // the slide being shown
+  hall.addEventListener("live:refresh", function () {
+    reload(function () {
+      index = Math.min(index, Math.max(0, slides().length - 1));
+      show(index);
+      hall.dataset.refreshedAt = String(Date.now());
+    });
+  });
 
   show(0);
   setInterval(next, every);

@@ -2,6 +2,7 @@
 
     results_table(tournament, round_number=None, scope=None) -> Results    standings + columns
     cached_results_table(tournament, round_number, scope) -> (Results, key) the same, cached
+    fresh_key(tournament, round_number, scope, since) -> key | None   a table computed after
     spectator_max_age(user) -> int           how old a spectator's live table may be
     parse_round / parse_scope                a page's or the API's ``?round=`` and ``?scope=``
 
@@ -213,10 +214,13 @@ def _compute(tournament: Tournament, rounds: dict[int, str], chosen: int | None,
 #: how long a computed table may be served from the cache at most (its key changes with every
 #: result, round, sanction or snapshot; only renames wait for this)
 CACHE_SECONDS = 60
+#: how long a request waits for the table another one is computing before computing it itself
+COMPUTE_WAIT = 3.0
 
 
 def cached_results_table(
-    tournament: Tournament, round_number: Any = None, scope: Any = None, max_age: int = 0
+    tournament: Tournament, round_number: Any = None, scope: Any = None, max_age: int = 0,
+    since: float | None = None,
 ) -> tuple[Results, str]:
     """``results_table`` (without its ledger) through the cache, and the cache key it used.
 
@@ -225,9 +229,14 @@ def cached_results_table(
     ``max_age`` (seconds) lets a *live* table computed that recently stand in for a newer one:
     in a busy hall results change every second, and spectators (``spectator_max_age``) need
     not have each change recomputed for them. Organisers and referees always pass 0.
+    ``since`` (a time): a page told that the results changed at that moment
+    (``tournaments.live``) gets any table whose computation began after it, which counts the
+    change, however many deals were recorded since. A table is computed by one request at a
+    time: the others asking for it meanwhile wait for it.
     """
     # keyed on what ?round= and ?scope= mean, not on their text: "03", "+3" and " 3" are
     # round 3 and must not each compute (and store) a table of their own
+    asked = _asked(tournament, round_number, scope)
     rounds = counted_rounds(tournament)
     chosen = parse_round(round_number, rounds)
     scope = parse_scope(scope, tournament)
@@ -235,20 +244,71 @@ def cached_results_table(
     created = tournament.created_at.timestamp() if tournament.created_at else 0
     base = f"results:{tournament.pk}:{created}:{chosen}:{scope}:{get_language()}"
     key = f"{base}:{stamp}"
+    # for the pages that will re-read this table after a pushed change (``fresh_key``)
+    cache.set(asked, base, CACHE_SECONDS)
     res = cache.get(key)
     if res is not None:
         return res, key
-    if max_age > 0:
-        latest = cache.get(base + ":latest")
-        if latest is not None and time.time() - latest[1] < max_age:
-            recent = cache.get(latest[0])
-            if recent is not None and recent.table.source == "live":
-                return recent, latest[0]
-    res = _results_table(tournament, rounds, chosen, scope)
-    res.ledger = None
-    cache.set(key, res, CACHE_SECONDS)
-    cache.set(base + ":latest", (key, time.time()), CACHE_SECONDS)
+    recent = _recent(base, max_age, since)
+    if recent is not None:
+        return recent
+    # 500 spectators told of a change at the same moment all ask for the new table: the first
+    # computes it, the others wait for it rather than each computing it too.
+    if not cache.add(base + ":computing", 1, COMPUTE_WAIT + 5):
+        deadline = time.monotonic() + COMPUTE_WAIT
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            res = cache.get(key)
+            if res is not None:
+                return res, key
+            recent = _recent(base, max_age, since)
+            if recent is not None:
+                return recent
+    started = time.time()
+    try:
+        res = _results_table(tournament, rounds, chosen, scope)
+        res.ledger = None
+        cache.set(key, res, CACHE_SECONDS)
+        # when the computation began: it counts every change committed before that
+        cache.set(base + ":latest", (key, started), CACHE_SECONDS)
+    finally:
+        cache.delete(base + ":computing")
     return res, key
+
+
+def _asked(tournament: Tournament, round_number: Any, scope: Any) -> str:
+    """Where the cache keeps which table a page's ``?round=&scope=`` last meant."""
+    created = tournament.created_at.timestamp() if tournament.created_at else 0
+    asked = f"{str(round_number or '')[:12]}:{str(scope or '')[:12]}"
+    return f"results-asked:{tournament.pk}:{created}:{asked}:{get_language()}"
+
+
+def fresh_key(tournament: Tournament, round_number: Any, scope: Any, since: float) -> str | None:
+    """The cache key of a table for this ``?round=&scope=`` whose computation began after
+    ``since``, from the cache alone (no query): 500 pages re-reading the standings after a
+    pushed change each cost two cache reads, not the results' fingerprint query."""
+    base = cache.get(_asked(tournament, round_number, scope))
+    latest = cache.get(base + ":latest") if base else None
+    if latest is None or latest[1] < since:
+        return None
+    return str(latest[0])
+
+
+def _recent(base: str, max_age: int, since: float | None) -> tuple[Results, str] | None:
+    """The latest table computed for ``base`` if it may stand in for the current one."""
+    if max_age <= 0 and since is None:
+        return None
+    latest = cache.get(base + ":latest")
+    if latest is None:
+        return None
+    young = max_age > 0 and time.time() - latest[1] < max_age
+    after = since is not None and latest[1] >= since
+    if not (young or after):
+        return None
+    recent = cache.get(latest[0])
+    if recent is None or (young and not after and recent.table.source != "live"):
+        return None
+    return recent, latest[0]
 
 
 def spectator_max_age(user: Any) -> int:

@@ -10,6 +10,7 @@ position.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +46,18 @@ def int_param(request: HttpRequest, name: str, default: int, low: int, high: int
     except (TypeError, ValueError):
         value = default
     return max(low, min(high, value))
+
+
+def since_param(request: HttpRequest) -> float | None:
+    """``?since=`` of a page re-reading its table after a pushed change: a time, at most now
+    (a later one would only make every reader compute a table of its own)."""
+    try:
+        value = float(request.GET.get("since", ""))
+    except ValueError:
+        return None
+    if value != value or value <= 0:  # NaN or nothing
+        return None
+    return min(value, time.time())
 
 
 def fragment_url(request: HttpRequest) -> str:
@@ -161,9 +174,17 @@ class StandingsView(TournamentPage):
     change of the results and served from the cache to everybody polling it."""
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        # a page told of a change (tournaments.live) gets a table read after it
+        since = since_param(request)
+        if since and request.GET.get("fragment"):
+            fresh = display.fresh_key(self.tournament, request.GET.get("round"),
+                                      request.GET.get("scope"), since)  # fmt: skip
+            html = cache.get(fresh + ":html") if fresh else None
+            if html is not None:
+                return HttpResponse(html)
         res, key = display.cached_results_table(
             self.tournament, request.GET.get("round"), request.GET.get("scope"),
-            max_age=display.spectator_max_age(request.user),
+            max_age=0 if since else display.spectator_max_age(request.user), since=since,
         )  # fmt: skip
         context = self.base_context(res)
         context.update(refresh=REFRESH_SECONDS, fragment_url=fragment_url(request))

@@ -218,4 +218,14 @@ class RoundPairingsView(DetailView):
         context["tournament"] = self.object.tournament
         context["tables"] = [p for p in pairings if p.table]
         context["byes"] = [p for p in pairings if not p.table]
+        # a later round published while the page is open is announced on it (tournaments.live)
+        context["newer"] = (Round.objects.filter(
+            tournament_id=self.object.tournament_id, number__gt=self.object.number,
+            status__in=(Round.Status.PUBLISHED, Round.Status.FINISHED),
+        ).order_by("-number").values_list("number", flat=True).first())  # fmt: skip
         return context
+
+    def get_template_names(self) -> list[str]:
+        if self.request.GET.get("fragment"):  # the part its script re-reads
+            return ["tournaments/rounds/_pairings_table.html"]
+        return [self.template_name]

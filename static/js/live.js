@@ -1,0 +1,119 @@
+// Pages that update themselves. An element with data-live-socket (the WebSocket path) and
+// data-live-parts (the parts it shows: "standings", "hall", "board", ...) re-reads its
+// data-fragment-url when the server says one of its parts changed, and swaps it in; with
+// data-live-event it only dispatches "live:refresh" on itself (the hall's script re-reads).
+// The message carries no data, only {"part", "round", "at"}: the fragment comes through the page's
+// own cached, access-checked view. While the socket is not open (refused, blocked, the server
+// without WebSockets) the element polls every data-refresh seconds instead, and the socket is
+// tried again with a growing pause. data-live-state says which: "push" or "polling".
+(function () {
+  "use strict";
+  var MAX_PAUSE = 30000;
+  var sockets = {};
+
+  function socketUrl(path) {
+    return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
+  }
+
+  // one socket per path, shared by the elements that listen to it
+  function connect(path) {
+    if (sockets[path]) { return sockets[path]; }
+    var entry = { open: false, opened: false, listeners: [], pause: 1000, ws: null };
+    sockets[path] = entry;
+    function tell(state) { entry.listeners.forEach(function (l) { l.state(state); }); }
+    function open() {
+      var ws;
+      try { ws = new WebSocket(socketUrl(path)); } catch (e) { retry(); return; }
+      entry.ws = ws;
+      ws.onopen = function () {
+        entry.open = true;
+        entry.pause = 1000;
+        tell("push");
+        // something may have changed while the socket was down: read once now
+        if (entry.opened) { entry.listeners.forEach(function (l) { l.changed(null); }); }
+        entry.opened = true;
+      };
+      ws.onmessage = function (event) {
+        var message;
+        try { message = JSON.parse(event.data); } catch (e) { return; }
+        entry.listeners.forEach(function (l) { l.changed(message); });
+      };
+      ws.onclose = function () {
+        var was = entry.open;
+        entry.open = false;
+        tell("polling");
+        retry(was);
+      };
+    }
+    function retry(wasOpen) {
+      if (wasOpen) { entry.pause = 1000; }
+      var pause = entry.pause + Math.floor(Math.random() * 500);
+      entry.pause = Math.min(MAX_PAUSE, entry.pause * 2);
+      setTimeout(open, pause);
+    }
+    if (window.WebSocket) { open(); }
+    return entry;
+  }
+
+  function watch(box) {
+    var parts = (box.dataset.liveParts || "").split(/\s+/);
+    var round = box.dataset.liveRound || "";
+    var url = box.dataset.fragmentUrl;
+    var every = Math.max(5, parseInt(box.dataset.refresh, 10) || 20) * 1000;
+    var busy = false;
+    var again = false;
+    var stopped = false;
+    var entry = connect(box.dataset.liveSocket);
+
+    // since: when the pushed change was committed (seconds); the fragment must be read after
+    function refresh(since) {
+      if (stopped) { return; }
+      if (box.dataset.liveEvent !== undefined) {
+        box.dispatchEvent(new CustomEvent("live:refresh", { detail: { since: since } }));
+        return;
+      }
+      if (!url || !window.fetch) { return; }
+      if (busy) { again = since || again || true; return; }
+      busy = true;
+      var target = url + (since ? (url.indexOf("?") < 0 ? "?" : "&") + "since=" + since : "");
+      fetch(target, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
+        .then(function (response) { return response.ok || response.status === 400 ? response.text() : null; })
+        .then(function (html) {
+          if (html === null) { return; }
+          box.innerHTML = html;
+          box.dataset.refreshedAt = String(Date.now());
+          box.dispatchEvent(new CustomEvent("live:updated"));
+          // a finished round's snapshot no longer changes: stop listening
+          if (box.dataset.liveStop && box.querySelector(box.dataset.liveStop)) { stopped = true; }
+        })
+        .catch(function () { /* offline for a moment: the next change or poll tries again */ })
+        .then(function () {
+          busy = false;
+          if (again) { var next = again === true ? null : again; again = false; refresh(next); }
+        });
+    }
+
+    function setState(state) {
+      box.dataset.liveState = state;
+      var label = document.getElementById("live-state");
+      if (label) { label.textContent = label.dataset[state] || ""; }
+    }
+
+    entry.listeners.push({
+      changed: function (message) {
+        if (message === null) { refresh(null); return; }
+        if (parts.indexOf(message.part) < 0) { return; }
+        // the board of one round needs only its round's changes
+        if (round && message.round && String(message.round) !== round) { return; }
+        refresh(typeof message.at === "number" ? message.at : null);
+      },
+      state: setState,
+    });
+    setState(entry.open ? "push" : "polling");
+    setInterval(function () { if (!entry.open) { refresh(null); } }, every);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-live-socket]").forEach(watch);
+  });
+})();

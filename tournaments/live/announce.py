@@ -1,0 +1,149 @@
+"""Announcing a change: which part of which tournament's pages, sent to the channel layer once
+the transaction that made it commits.
+
+    announce(tournament_id, part, round_id=None)
+    flush(timeout=2.0) -> bool       wait until what was announced has been sent (tests, bench)
+    public_group(id), staff_group(id), queue_group()     the layer's group names
+
+Announcing never breaks the request that made the change: a layer that is down is logged and
+the pages fall back to polling. With Redis (several web processes) the announcements of one
+process are gathered for ``LIVE_COALESCE_SECONDS`` and sent by one thread with its own event
+loop: a hall of 100 referees recording deals makes a few messages a second per group, not one
+per deal, and the request that recorded a deal never waits for Redis. The in-process layer of
+the embedded mode is sent to at once from the request's own thread, since its queues belong to
+the server's event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+import time
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+#: the parts of pages a change may concern; ``board`` and ``queue`` are for the tournament's
+#: organisers and chief referees only
+PARTS = ("standings", "pairings", "hall", "board", "queue")
+STAFF_PARTS = frozenset({"board", "queue"})
+
+
+def public_group(tournament_id: int) -> str:
+    return f"live.t{tournament_id}"
+
+
+def staff_group(tournament_id: int) -> str:
+    return f"live.t{tournament_id}.staff"
+
+
+def announce(tournament_id: int, part: str, round_id: int | None = None) -> None:
+    """Say that ``part`` of the tournament's pages changed; sent after the current transaction
+    commits (at once outside one), never if it rolls back."""
+    if part not in PARTS:
+        raise ValueError(f"unknown live part {part!r}")  # a bug, not a user's error
+    group = staff_group(tournament_id) if part in STAFF_PARTS else public_group(tournament_id)
+    # "at": when the change was committed; a page re-reading a part asks for data read after it
+    transaction.on_commit(lambda: _sender().put(
+        group, {"type": "live.change", "part": part, "round": round_id, "at": time.time()}))
+
+
+def flush(timeout: float = 2.0) -> bool:
+    """Wait until everything announced so far has been sent; False if it took too long."""
+    return _sender().wait_idle(timeout)
+
+
+class _Sender:
+    """Gathers (group, part, round) announcements and sends each once per interval."""
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.lock = threading.Lock()
+        self.pending: dict[tuple[str, str, Any], dict[str, Any]] = {}
+        self.busy = False
+        self.wake = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def put(self, group: str, message: dict[str, Any]) -> None:
+        try:
+            layer = get_channel_layer()
+        except Exception:  # noqa: BLE001 - a misconfigured layer must not break the request
+            logger.exception("live: no channel layer")
+            return
+        if layer is None:
+            return
+        if isinstance(layer, InMemoryChannelLayer):
+            _send_now(layer, group, message)
+            return
+        with self.lock:
+            self.pending[(group, message["part"], message["round"])] = message
+            self._start()
+        self.wake.set()
+
+    def _start(self) -> None:
+        if self.thread is None or not self.thread.is_alive():
+            self.thread = threading.Thread(target=self._run, name="live-announcer", daemon=True)
+            self.thread.start()
+
+    def _run(self) -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            loop.run_until_complete(self._serve())
+        finally:
+            loop.close()
+
+    async def _serve(self) -> None:
+        interval = float(getattr(settings, "LIVE_COALESCE_SECONDS", 0.3))
+        while True:
+            await asyncio.get_running_loop().run_in_executor(None, self.wake.wait, 30)
+            self.wake.clear()
+            # gather whatever else is announced meanwhile: one message per group and part
+            await asyncio.sleep(interval)
+            with self.lock:
+                batch, self.pending = self.pending, {}
+                self.busy = bool(batch)
+            try:
+                layer = get_channel_layer()
+                for (group, _part, _round), message in batch.items():
+                    await layer.group_send(group, message)
+            except Exception:  # noqa: BLE001 - Redis down: the pages poll meanwhile
+                logger.warning("live: could not send %d announcements", len(batch), exc_info=True)
+            finally:
+                with self.lock:
+                    self.busy = False
+
+    def wait_idle(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                if not self.pending and not self.busy:
+                    return True
+            time.sleep(0.02)
+        return False
+
+
+def _send_now(layer: Any, group: str, message: dict[str, Any]) -> None:
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:  # noqa: BLE001 - never break the request that made the change
+        logger.warning("live: could not send to %s", group, exc_info=True)
+
+
+_sender_instance: _Sender | None = None
+_sender_lock = threading.Lock()
+
+
+def _sender() -> _Sender:
+    """The process's sender; a forked process (a pre-forking server) makes its own thread."""
+    global _sender_instance
+    with _sender_lock:
+        if _sender_instance is None or _sender_instance.pid != os.getpid():
+            _sender_instance = _Sender()
+        return _sender_instance
