@@ -43,6 +43,17 @@ class Round(models.Model):
     paired_at = models.DateTimeField(_("paired"), null=True, blank=True)
     published_at = models.DateTimeField(_("published"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # The round clock (``tournaments.rounds.clock``): it runs out at ``clock_started_at`` +
+    # ``clock_minutes`` + ``clock_extra_minutes`` + the time it stood paused.
+    #: the limit it was started with; null: the clock was never started
+    clock_minutes = models.PositiveSmallIntegerField(_("time limit, minutes"), null=True,
+                                                     blank=True)
+    clock_extra_minutes = models.PositiveSmallIntegerField(_("minutes added"), default=0)
+    clock_started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
+    #: set while the clock is paused
+    clock_paused_at = models.DateTimeField(_("clock paused"), null=True, blank=True)
+    #: seconds of the earlier pauses, already over
+    clock_paused_seconds = models.PositiveIntegerField(_("seconds paused"), default=0)
 
     class Meta:
         ordering = ["tournament", "number"]
