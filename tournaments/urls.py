@@ -18,6 +18,8 @@ urlpatterns = [
     path("tournaments/<int:pk>/", registration.TournamentDetailView.as_view(), name="detail"),
     path("tournaments/<int:pk>/rounds/<int:number>/", rounds.RoundPairingsView.as_view(),
          name="round"),
+    path("tournaments/<int:pk>/rounds/<int:number>/clock/", rounds.round_clock,
+         name="round_clock"),
     # results for players and spectators
     path("tournaments/<int:pk>/standings/", results.StandingsView.as_view(), name="standings"),
     path("tournaments/<int:pk>/crosstable/", results.CrosstableView.as_view(), name="crosstable"),
@@ -59,6 +61,8 @@ urlpatterns = [
          name="manage_round_status"),
     path("manage/<int:pk>/rounds/<int:number>/print/", rounds.PrintTablesView.as_view(),
          name="manage_round_print"),
+    path("manage/<int:pk>/rounds/<int:number>/clock/<str:action>/",
+         rounds.ClockActionView.as_view(), name="manage_round_clock"),
     path("manage/<int:pk>/rounds/<int:number>/<str:action>/", rounds.RoundActionView.as_view(),
          name="manage_round_action"),
     path("manage/<int:pk>/close/", rounds.CloseView.as_view(), name="manage_close"),

@@ -142,7 +142,6 @@ class Tournament(models.Model):
         _("system"), max_length=20, choices=System.choices, default=System.SWISS
     )
     rounds = models.PositiveSmallIntegerField(_("number of rounds"), default=7)
-    #: the round clock's limit (issue 17); empty: no clock (a fixed number of deals)
     round_minutes = models.PositiveSmallIntegerField(
         _("minutes per round"), null=True, blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(600)],

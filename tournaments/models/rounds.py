@@ -2,9 +2,13 @@
 (a side of it)."""
 
 
+from datetime import datetime, timedelta
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.registration import Entry, Player, Tournament
@@ -67,6 +71,38 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} · {self.number}"
+
+    def _clock_end_unpaused(self) -> datetime:
+        assert self.clock_started_at is not None
+        minutes = (self.clock_minutes or 0) + self.clock_extra_minutes
+        return self.clock_started_at + timedelta(minutes=minutes,
+                                                 seconds=self.clock_paused_seconds)
+
+    def clock_ends_at(self) -> datetime | None:
+        """When the running clock runs out (None: not started, or paused)."""
+        if self.clock_started_at is None or self.clock_paused_at is not None:
+            return None
+        return self._clock_end_unpaused()
+
+    def clock_paused_left(self) -> int | None:
+        """Seconds left on the paused clock (None: not paused)."""
+        if self.clock_started_at is None or self.clock_paused_at is None:
+            return None
+        return max(0, int((self._clock_end_unpaused() - self.clock_paused_at).total_seconds()))
+
+    def clock_json(self, now: datetime | None = None) -> dict[str, Any] | None:
+        """The clock as ``static/js/clock.js`` reads it (the shape of scoring's
+        ``ClockState.as_json``): the server's time, the end, paused; None: no clock."""
+        now = now or timezone.now()
+        left = self.clock_paused_left()
+        end = self.clock_ends_at()
+        if left is None and end is None:
+            return None
+        if left is None:
+            assert end is not None
+            left = max(0, round((end - now).total_seconds()))
+        return {"now": now.isoformat(), "ends_at": end.isoformat() if end else None,
+                "paused": end is None, "left": left, "time_up": end is not None and left <= 0}
 
 
 class Pairing(models.Model):

@@ -6,7 +6,8 @@ limit; the server's clock is the truth, and every table's match is told when its
     pause_clock(user, round_id) -> Round
     resume_clock(user, round_id) -> Round
     extend_clock(user, round_id, minutes) -> Round       minutes added to the limit
-    state(round_, now=None) -> scoring ClockState | None   what the pages and JSON show
+
+What the pages show is ``Round.clock_json`` (the model computes the end from these columns).
 
 Each change is one transaction with the round locked, audited (``round.clock_*``), and writes
 the clock on every table's match (``scoring.services.set_clock``), where the referee's write
@@ -19,7 +20,6 @@ finish rounds); only a published round has one. Refusals: ``not_organiser`` (403
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -38,36 +38,6 @@ MAX_EXTENSION = 120
 
 _FIELDS = ("clock_minutes", "clock_extra_minutes", "clock_started_at", "clock_paused_at",
            "clock_paused_seconds")  # fmt: skip
-
-
-def ends_at(round_: Round) -> datetime | None:
-    """When a running clock runs out (None: not started, or paused)."""
-    if round_.clock_started_at is None or round_.clock_paused_at is not None:
-        return None
-    minutes = (round_.clock_minutes or 0) + round_.clock_extra_minutes
-    return round_.clock_started_at + timedelta(minutes=minutes,
-                                               seconds=round_.clock_paused_seconds)
-
-
-def paused_left(round_: Round) -> int | None:
-    """Seconds left on a paused clock (None: not paused)."""
-    if round_.clock_started_at is None or round_.clock_paused_at is None:
-        return None
-    minutes = (round_.clock_minutes or 0) + round_.clock_extra_minutes
-    end = round_.clock_started_at + timedelta(minutes=minutes,
-                                              seconds=round_.clock_paused_seconds)
-    return max(0, int((end - round_.clock_paused_at).total_seconds()))
-
-
-def state(round_: Round, now: datetime | None = None) -> scoring.ClockState | None:
-    now = now or timezone.now()
-    left = paused_left(round_)
-    if left is not None:
-        return scoring.ClockState(now, None, True, float(left))
-    end = ends_at(round_)
-    if end is None:
-        return None
-    return scoring.ClockState(now, end, False, (end - now).total_seconds())
 
 
 def _minutes(value: Any, most: int) -> int:
@@ -106,9 +76,9 @@ def _save(user: User, round_: Round, action: str, before: dict[str, Any]) -> Rou
     round_.save(update_fields=list(_FIELDS))
     matches = Pairing.objects.filter(round=round_, match__isnull=False).values_list("match_id",
                                                                                    flat=True)
-    scoring.set_clock(matches, ends_at=ends_at(round_), paused_left=paused_left(round_))
+    end = round_.clock_ends_at()
+    scoring.set_clock(matches, ends_at=end, paused_left=round_.clock_paused_left())
     after = audit.snapshot(round_, _FIELDS)
-    end = ends_at(round_)
     after["ends_at"] = end.isoformat() if end else None
     audit.record(user, action, round_, tournament_id=round_.tournament_id, before=before,
                  after=after)  # fmt: skip
