@@ -1,8 +1,8 @@
 """A round's life: pairing it in Celery, the organiser's review, publication, finishing it.
 
 Owns: ``clock`` (the round clock: start, pause, resume, extend, pushed to the tables'
-matches), ``services`` (start the pairing, swap, lock, regenerate, referees, publish, finish a round,
-close the event), ``order`` (which round may be paired now, the organiser's override),
+matches), ``services`` (start the pairing, swap, lock, regenerate, referees, publish, finish a
+round, close the event), ``order`` (which round may be paired now, the organiser's override),
 ``tables`` (a table's match changed in place, blank ones dropped), ``planning`` (the bridge to
 the pure algorithms of ``tournaments.pairing``: what the tables would be), ``job`` (the pairing
 job's body: writing the tables and their matches), ``tasks`` (the Celery task), ``selectors``
