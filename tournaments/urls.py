@@ -10,6 +10,7 @@ from tournaments.registration import views as registration
 from tournaments.results import views as results
 from tournaments.rounds import views as rounds
 from tournaments.seasons import views as seasons
+from tournaments.substitutes import views as substitutes
 
 app_name = "tournaments"
 
@@ -66,6 +67,10 @@ urlpatterns = [
     path("manage/<int:pk>/rounds/<int:number>/<str:action>/", rounds.RoundActionView.as_view(),
          name="manage_round_action"),
     path("manage/<int:pk>/close/", rounds.CloseView.as_view(), name="manage_close"),
+    path("manage/<int:pk>/substitutes/", substitutes.SubstitutesView.as_view(),
+         name="manage_substitutes"),
+    path("manage/<int:pk>/substitutes/<int:substitute_id>/remove/",
+         substitutes.RemoveSubstituteView.as_view(), name="manage_remove_substitute"),
     path("manage/<int:pk>/audit/", audit.AuditView.as_view(), name="manage_audit"),
     path("manage/<int:pk>/discipline/", discipline.DisciplineView.as_view(),
          name="manage_discipline"),

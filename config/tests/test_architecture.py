@@ -51,6 +51,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "tournaments.discipline": ("rules", "accounts", "scoring", *SHARED, *PURE,
                                "tournaments.registration", "tournaments.results"),  # fmt: skip
     "tournaments.audit": ("accounts", "scoring", *SHARED),
+    "tournaments.substitutes": ("accounts", "scoring", *SHARED, "tournaments.rounds"),
     "tournaments.archive": ("rules", "accounts", "scoring", *SHARED, *PURE,
                             "tournaments.registration", "tournaments.rounds",
                             "tournaments.results", "tournaments.discipline",

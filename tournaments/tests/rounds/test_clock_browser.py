@@ -27,6 +27,8 @@ SCREENSHOTS = os.environ.get("CLOCK_SCREENSHOTS")
 
 
 def shot(page: Any, tmp_path: Path, name: str, full: bool = True) -> None:
+    if not full:
+        page.evaluate("window.scrollTo(0, 0)")  # the clock and the banner at the top
     folder = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(folder / name), full_page=full)
