@@ -48,9 +48,11 @@ class SubstitutesView(ManageView):
         except TournamentError as err:
             to_form(form, err)
             return self.page(form, status=err.status)
-        messages.success(request, _("%(player)s plays for %(replaced)s from round %(n)s.")
-                         % {"player": row.player.full_name, "replaced": row.replaced.full_name,
-                            "n": row.from_round})  # fmt: skip
+        said = (_("%(player)s plays for %(replaced)s in round %(n)s.") if row.to_round
+                else _("%(player)s plays for %(replaced)s from round %(n)s."))  # fmt: skip
+        messages.success(request, said % {"player": row.player.full_name,
+                                          "replaced": row.replaced.full_name,
+                                          "n": row.from_round})  # fmt: skip
         return redirect("tournaments:manage_substitutes", pk=pk)
 
 
