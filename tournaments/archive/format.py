@@ -85,6 +85,11 @@ SPECS: dict[str, dict[str, str]] = {
         "team": ref("entries"),
     },
     "absences": {"entry": ref("entries", True), "round_number": INT, "reason": STR},
+    "substitutes": {
+        "entry": ref("entries", True), "replaced": ref("players", True),
+        "player": ref("players", True), "from_round": INT, "to_round": INT_NULL, "reason": STR,
+        "created_by": USER, "created_at": DATETIME,
+    },
     "rounds": {
         "number": INT, "status": STR, "task_id": STR, "error": STR, "progress": INT,
         "step": STR, "notes": JSON, "requested_by": USER, "created_at": DATETIME,
@@ -131,8 +136,10 @@ SPECS: dict[str, dict[str, str]] = {
 
 #: the top-level lists, in the order they are read (a reference points to an earlier list,
 #: or to its own for entries' teams, or from pairings to matches)
-SECTIONS = ("clubs", "players", "entries", "absences", "rounds", "matches", "pairings",
-            "sanctions", "standings")  # fmt: skip
+SECTIONS = ("clubs", "players", "entries", "absences", "substitutes", "rounds", "matches",
+            "pairings", "sanctions", "standings")  # fmt: skip
+#: lists added after version 1 was published: an archive written before them has none
+OPTIONAL_SECTIONS = ("substitutes",)
 
 
 CHOICES: dict[tuple[str, str], Iterable[str]] = {

@@ -215,3 +215,31 @@ def test_a_substitute_from_a_round_on_sits_at_the_tables_paired_later(organiser,
     run_pairing(round2.pk)
     table = Pairing.objects.get(round=round2, places__entry=event["e"][0])
     assert event["reserve"].pk in seats(table) and event["out"].pk not in seats(table)
+
+
+def test_the_archive_keeps_the_substitutes_and_reads_older_archives(organiser, event) -> None:
+    import json
+
+    from tournaments import archive
+
+    t = event["e"][0].tournament
+    set_substitute(organiser, t.pk, replaced=event["out"].pk, player=event["reserve"].pk,
+                   from_round=1, to_round=1, reason="заболел")  # fmt: skip
+    doc = json.loads(archive.dumps(archive.export_tournament(t)))
+    assert len(doc["substitutes"]) == 1
+    row = doc["substitutes"][0]
+    assert set(row) == {"id", "entry", "replaced", "player", "from_round", "to_round", "reason",
+                        "created_by", "created_at"}
+    assert row["created_by"] == "org" and row["reason"] == "заболел"
+    copy = archive.import_tournament(doc, organiser)
+    # players without a federation id are created afresh by an import: compared by name
+    sub = Substitute.objects.select_related("replaced", "player").get(tournament=copy)
+    assert (sub.replaced.full_name, sub.player.full_name, sub.from_round, sub.to_round) == (
+        event["out"].full_name, event["reserve"].full_name, 1, 1)
+    assert sub.entry.tournament_id == copy.pk and sub.entry.players.filter(pk=sub.replaced_id)
+    table = Pairing.objects.get(round__tournament=copy, table=1)
+    assert sub.player_id in seats(table) and sub.replaced_id not in seats(table)
+    # an archive written before substitutes existed has no such list: it still imports
+    del doc["substitutes"]
+    older = archive.import_tournament(doc, organiser)
+    assert not Substitute.objects.filter(tournament=older).exists()
