@@ -176,3 +176,30 @@ def test_a_deal_after_time_ends_the_match_and_the_page_says_why(client, organise
     assert 'id="ended-by-time"' in page and 'id="last-by-time"' not in page
     # the other table, not started, is not ended by the clock until it records a deal
     assert not Match.objects.get(pk=hall["matches"][1].pk).finished
+
+
+def test_the_api_drives_the_clock_for_organisers_only(organiser, other_organiser, hall) -> None:
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    url = f"/api/v1/rounds/{hall['round'].pk}/clock/"
+    chief = make_user("chief", "Chief referee")
+    hall["tournament"].chief_referees.add(chief)
+    for who in (other_organiser, hall["ref"], chief, None):
+        api.force_authenticate(who)
+        answer = api.post(url, {"action": "start"}, format="json")
+        assert answer.status_code in (401, 403, 404), (who, answer.status_code)
+    api.force_authenticate(organiser)
+    assert api.get(url).json() == {"clock": None}
+    bad = api.post(url, {"action": "start", "minutes": 0}, format="json")
+    assert bad.status_code == 400 and bad.json()["errors"][0]["field"] == "minutes"
+    started = api.post(url, {"action": "start"}, format="json").json()["clock"]
+    assert 39 * 60 < started["left"] <= 40 * 60 and not started["paused"]
+    paused = api.post(url, {"action": "pause"}, format="json").json()["clock"]
+    assert paused["paused"] and paused["ends_at"] is None
+    again = api.post(url, {"action": "pause"}, format="json")
+    assert again.status_code == 409 and again.json()["errors"][0]["code"] == "clock_paused"
+    api.post(url, {"action": "resume"}, format="json")
+    longer = api.post(url, {"action": "extend", "minutes": 10}, format="json").json()["clock"]
+    assert longer["left"] > 49 * 60
+    assert api.post(url, {"action": "explode"}, format="json").status_code == 400
