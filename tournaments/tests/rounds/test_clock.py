@@ -174,6 +174,7 @@ def test_a_deal_after_time_ends_the_match_and_the_page_says_why(client, organise
     assert match.finished and match.end == "time"
     page = client.get(f"/matches/{match.pk}/").content.decode()
     assert 'id="ended-by-time"' in page and 'id="last-by-time"' not in page
+    assert page.count('class="tag time-up-tag"') == 1  # on the deal after which time ran out
     # the other table, not started, is not ended by the clock until it records a deal
     assert not Match.objects.get(pk=hall["matches"][1].pk).finished
 
