@@ -243,3 +243,33 @@ def test_the_archive_keeps_the_substitutes_and_reads_older_archives(organiser, e
     del doc["substitutes"]
     older = archive.import_tournament(doc, organiser)
     assert not Substitute.objects.filter(tournament=older).exists()
+
+
+def test_the_api_for_organisers_only(organiser, other_organiser, event) -> None:
+    from rest_framework.test import APIClient
+
+    t = event["e"][0].tournament
+    api = APIClient()
+    url = f"/api/v1/tournaments/{t.pk}/substitutes/"
+    body = {"replaced": event["out"].pk, "player": event["reserve"].pk, "from_round": 1,
+            "to_round": 1, "reason": "заболел"}
+    chief = make_user("chief", "Chief referee")
+    t.chief_referees.add(chief)
+    for who in (other_organiser, chief, make_user("ref", "Referee"), None):
+        api.force_authenticate(who)
+        assert api.post(url, body, format="json").status_code in (401, 403, 404)
+        assert api.get(url).status_code in (401, 403, 404)
+    assert not Substitute.objects.exists()
+    api.force_authenticate(organiser)
+    bad = api.post(url, {**body, "from_round": 7}, format="json")
+    assert bad.status_code == 400 and bad.json()["errors"][0]["field"] == "from_round"
+    made = api.post(url, body, format="json")
+    assert made.status_code == 201, made.json()
+    assert made.json()["entry"] == event["e"][0].pk and made.json()["created_by"] == "org"
+    assert event["reserve"].pk in seats(event["table1"])
+    assert [row["id"] for row in api.get(url).json()] == [made.json()["id"]]
+    api.force_authenticate(other_organiser)
+    assert api.post(f"{url}{made.json()['id']}/remove/").status_code in (403, 404)
+    api.force_authenticate(organiser)
+    assert api.post(f"{url}{made.json()['id']}/remove/").status_code == 204
+    assert not Substitute.objects.exists() and event["out"].pk in seats(event["table1"])
