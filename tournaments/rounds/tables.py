@@ -2,7 +2,7 @@
 and the referee moved in the match in place, and the unlocked tables dropped before a new
 pairing. Nothing here deletes or re-creates a match in which anything was recorded.
 
-    SEAT_FIELDS, seats_of(sides, number, lineups) -> {"N": player id | None, …}  (with the
+    SEAT_FIELDS, seats_of(sides, number, subs) -> {"N": player id | None, …}  (with the
         round's substitutes in)
     reseat_table(pairing, user, *, seats=True, referee=KEEP)    the table's seats (from its
         places) and/or referee, on the pairing and in its match (``scoring.reseat``)
@@ -34,16 +34,16 @@ KEEP = scoring.KEEP
 
 
 def seats_of(sides: Sequence[tuple[str, Sequence[Entry]]], number: int = 0,
-             lineups: Lineups | None = None) -> dict[str, int | None]:
+             subs: Lineups | None = None) -> dict[str, int | None]:
     """The seats of a table's sides (``[(side, entries)]``) in round ``number``. Pairs: the NS
     pair's players sit N and S, the EW pair's E and W. Individual format: the first of each side
     sits N (E), the partner S (W). A side named by a seat (head to head, each for himself): its
-    player sits there. A substitute of the round (``lineups``) sits where his player would."""
+    player sits there. A substitute of the round (``subs``) sits where his player would."""
     seats: dict[str, int | None] = dict.fromkeys("NESW")
-    lineups = lineups or Lineups()
+    subs = subs or Lineups()
     for side, entries in sides:
         players = [pk for entry in entries
-                   for pk in lineups.ids(entry.pk, number, [p.pk for p in entry.players.all()])
+                   for pk in subs.ids(entry.pk, number, [p.pk for p in entry.players.all()])
                    ][: len(side)]  # fmt: skip
         for seat, player in zip(side, players, strict=False):
             seats[seat] = player
