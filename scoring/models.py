@@ -115,6 +115,14 @@ class Match(models.Model):
     )  # fmt: skip
     confirmed_with_pin = models.BooleanField(_("confirmed by the captain's PIN"), default=False)
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    # The clock of the event the match belongs to (a tournament's round clock pushes it here
+    # through ``scoring.services.set_clock``), kept on the row that ``record_deal`` locks anyway
+    # so that deciding "time is up" costs the referee's write no query.
+    #: when time runs out; null: no clock, or the clock is paused
+    clock_ends_at = models.DateTimeField(_("time runs out"), null=True, blank=True)
+    #: seconds left while the clock is paused (null when running or when there is no clock)
+    clock_paused_left = models.PositiveIntegerField(_("time left (paused)"), null=True,
+                                                    blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -197,6 +205,9 @@ class Deal(models.Model):
     record = models.JSONField(_("record"))
     verdict = models.JSONField(_("verdict"))
     client_id = models.UUIDField(_("client id"), null=True, blank=True)
+    #: ``time_up`` was set by the server because the match's clock had run out when the deal
+    #: was recorded, not sent with the record (a retry without it is still the same deal)
+    time_up_by_clock = models.BooleanField(_("time up by the clock"), default=False)
     #: the match version this deal's last write produced (part of the idempotent answer)
     match_version = models.PositiveIntegerField(_("match version"), default=1)
     created_by = models.ForeignKey(

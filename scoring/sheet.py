@@ -78,6 +78,8 @@ class Row:
     winner: str | None
     #: a fives deal: its moves that scored («N 5:5 +10») and its bonus («bonus N +2»)
     scoring: list[str] = field(default_factory=list)
+    #: time ran out after this deal (the referee's mark, or the server's by the clock)
+    time_up: bool = False
 
     @property
     def is_redeal(self) -> bool:
@@ -182,6 +184,7 @@ def build_rows(deals: Iterable[Any], sides: Sequence[str], seats: Sequence[str],
             eggs=int(verdict.get("eggs") or 0),
             winner=verdict.get("winner"),
             scoring=_scoring_moves(verdict),
+            time_up=record.get("time_up") is True,
         ))
     return rows
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path("matches/", views.MatchListView.as_view(), name="list"),
     path("matches/new/", views.MatchCreateView.as_view(), name="create"),
     path("matches/<int:pk>/", views.SheetView.as_view(), name="sheet"),
+    path("matches/<int:pk>/clock/", views.ClockView.as_view(), name="clock"),
     path("matches/<int:pk>/preview/", views.PreviewView.as_view(), name="preview"),
     path("matches/<int:pk>/deals/", views.RecordView.as_view(), name="record"),
     path("matches/<int:pk>/deals/last/", views.RecordView.as_view(amend=True), name="amend"),

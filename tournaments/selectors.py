@@ -4,12 +4,17 @@
                                      and referees prefetched (the round pages, the API, the hall)
     entry_ratings(tournament)        each entry's rating today, from its players' club ratings
                                      (registration shows it; round 1 may be seeded by it)
+    lineups(**filters) -> Lineups    who played for each entry in each round: its players with
+                                     the substitutes in (one query); the seats, the players'
+                                     standings, a player's page and the ratings all ask here
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from django.db.models import Prefetch, QuerySet
 from openskill.models import PlackettLuce
@@ -19,8 +24,10 @@ from tournaments.models import (
     Entry,
     Pairing,
     PairingEntry,
+    Player,
     PlayerRating,
     Round,
+    Substitute,
     Tournament,
 )
 
@@ -76,3 +83,33 @@ def entry_ratings(tournament: Tournament) -> dict[int, EntryRating]:
             (mu - 3 * sigma) * DISPLAY_SCALE, len(rated), len(ids),
         )  # fmt: skip
     return result
+
+
+@dataclass
+class Lineups:
+    """The substitutes of some entries: who sits in for whom, in which rounds."""
+
+    by_entry: dict[int, list[Substitute]] = field(default_factory=dict)
+
+    def replacements(self, entry_id: int, number: int) -> dict[int, int]:
+        """{replaced player id: substitute id} of ``entry_id`` in round ``number``."""
+        return {s.replaced_id: s.player_id for s in self.by_entry.get(entry_id, ())
+                if s.covers(number)}  # fmt: skip
+
+    def ids(self, entry_id: int, number: int, players: Sequence[int]) -> list[int]:
+        """``players`` (an entry's, in order) as they played round ``number``."""
+        swap = self.replacements(entry_id, number)
+        return [swap.get(pk, pk) for pk in players]
+
+    def substitutes(self) -> dict[int, Player]:
+        """Every substitute as a ``Player`` (loaded with the lineups)."""
+        return {s.player_id: s.player for rows in self.by_entry.values() for s in rows}
+
+
+def lineups(**filters: object) -> Lineups:
+    """The substitutes matching ``filters`` (e.g. ``tournament=t``, ``entry_id__in=ids``), with
+    their players, in one query."""
+    by_entry: dict[int, list[Substitute]] = defaultdict(list)
+    for row in Substitute.objects.filter(**filters).select_related("player__club"):
+        by_entry[row.entry_id].append(row)
+    return Lineups(dict(by_entry))

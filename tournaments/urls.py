@@ -12,6 +12,7 @@ from tournaments.results import views as results
 from tournaments.rounds import desk as rounds_desk
 from tournaments.rounds import views as rounds
 from tournaments.seasons import views as seasons
+from tournaments.substitutes import views as substitutes
 
 app_name = "tournaments"
 
@@ -20,6 +21,8 @@ urlpatterns = [
     path("tournaments/<int:pk>/", registration.TournamentDetailView.as_view(), name="detail"),
     path("tournaments/<int:pk>/rounds/<int:number>/", rounds.RoundPairingsView.as_view(),
          name="round"),
+    path("tournaments/<int:pk>/rounds/<int:number>/clock/", rounds.round_clock,
+         name="round_clock"),
     # results for players and spectators
     path("tournaments/<int:pk>/standings/", results.StandingsView.as_view(), name="standings"),
     path("tournaments/<int:pk>/crosstable/", results.CrosstableView.as_view(), name="crosstable"),
@@ -64,9 +67,15 @@ urlpatterns = [
     path("manage/<int:pk>/board/", live.CurrentBoardView.as_view(), name="manage_current_board"),
     path("manage/<int:pk>/rounds/<int:number>/board/", live.BoardView.as_view(),
          name="manage_board"),
+    path("manage/<int:pk>/rounds/<int:number>/clock/<str:action>/",
+         rounds.ClockActionView.as_view(), name="manage_round_clock"),
     path("manage/<int:pk>/rounds/<int:number>/<str:action>/", rounds.RoundActionView.as_view(),
          name="manage_round_action"),
     path("manage/<int:pk>/close/", rounds.CloseView.as_view(), name="manage_close"),
+    path("manage/<int:pk>/substitutes/", substitutes.SubstitutesView.as_view(),
+         name="manage_substitutes"),
+    path("manage/<int:pk>/substitutes/<int:substitute_id>/remove/",
+         substitutes.RemoveSubstituteView.as_view(), name="manage_remove_substitute"),
     path("manage/<int:pk>/audit/", audit.AuditView.as_view(), name="manage_audit"),
     path("manage/<int:pk>/discipline/", discipline.DisciplineView.as_view(),
          name="manage_discipline"),

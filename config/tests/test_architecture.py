@@ -53,6 +53,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "tournaments.audit": ("accounts", "scoring", *SHARED),
     # pages that update themselves and the live board: the shared layer and scoring only
     "tournaments.live": ("rules", "accounts", "scoring", *SHARED),
+    "tournaments.substitutes": ("accounts", "scoring", *SHARED, "tournaments.rounds"),
     "tournaments.archive": ("rules", "accounts", "scoring", *SHARED, *PURE,
                             "tournaments.registration", "tournaments.rounds",
                             "tournaments.results", "tournaments.discipline",

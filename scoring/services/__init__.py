@@ -24,6 +24,8 @@ Views, the API, the admin and the tournaments app call these and nothing else to
     reseat(match_id, user, *, seats=KEEP, referee=KEEP) -> Match
         players and referee moved in place (the seats only while nothing is recorded)
     discard_blank(user, match_ids)          delete matches nothing was recorded in, or none
+    set_clock(match_ids, ends_at=None, paused_left=None)     an event's clock on its matches
+    clock_state(match) -> ClockState | None  the clock as the pages show it
 
 A write sent again (a phone that did not see the answer) changes nothing twice: see
 ``scoring.services.idempotency`` for what makes a request the same as one already done.
@@ -44,6 +46,7 @@ The package owns a match's protocol from creation to correction; this module is 
                     ``record_deals`` (a paper protocol), ``amend_last_deal``,
                     ``delete_last_deal``
     review          a whole protocol judged as the desk reads it (a correction, a paper one)
+    clock           the match's clock and the ``time_up`` the server stamps when it ran out
     idempotency     when a write is a retry: the same deal, a key's history, the change
                     made on top of a version
     confirmation    ``set_confirm_pin``, ``submit``, ``confirm`` (the desk or the captain's PIN)
@@ -56,6 +59,7 @@ The package owns a match's protocol from creation to correction; this module is 
 
 from __future__ import annotations
 
+from scoring.services.clock import ClockState, clock_state, set_clock
 from scoring.services.confirmation import (
     MAX_PIN_FAILURES,
     PIN_PATTERN,
@@ -94,6 +98,9 @@ from scoring.services.seating import KEEP, discard_blank, reseat
 from scoring.services.state import DEAL_KEYS
 
 __all__ = [
+    "ClockState",
+    "clock_state",
+    "set_clock",
     "DEAL_KEYS",
     "EDITABLE",
     "EVENT_SCOPES",

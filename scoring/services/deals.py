@@ -16,6 +16,7 @@ from rules import DealVerdict
 from scoring.errors import DealRefused, ScoringError
 from scoring.games import ALL_DEAL_KEYS
 from scoring.models import Deal, Match, MatchVersion
+from scoring.services.clock import stamp_time_up
 from scoring.services.guards import _check_version, _lock, _require_editable, _require_writer
 from scoring.services.history import _history_row, _log
 from scoring.services.idempotency import (
@@ -61,9 +62,12 @@ def record_deal(
     client_id: Any = None,
     expected_version: int | None = None,
     reason: str = "",
+    clock: bool = True,
 ) -> RecordedDeal:
     """Judge ``deal`` as the next deal and store it when legal; refused deals store nothing.
     ``reason`` goes into its history row (a deal copied from paper: what the paper said).
+    With ``clock`` (not for a paper protocol) a deal recorded after the match's clock ran out
+    gets ``time_up`` from the server (``scoring.services.clock``).
 
     ``client_id`` is the deal's key: sent again with the same deal it answers the stored deal
     (``created`` False) before any other check, so a phone's retry never turns into a 409; with
@@ -79,14 +83,16 @@ def record_deal(
         _require_writer(user, match)
         # The stored deals' keys and records in one query: a retry is found among them, and a
         # new deal is judged after them (no model instances, the verdicts are not read).
-        stored_deals = list(match.deals.order_by("n").values_list("client_id", "record"))
+        stored_deals = list(match.deals.order_by("n")
+                            .values_list("client_id", "record", "time_up_by_clock"))
         if key is not None and _is_retry(match, key, record, stored_deals):
             # a retry: the same answer, nothing new
             return RecordedDeal(match.deals.get(client_id=key), created=False)
         _check_version(match, expected_version)
         _require_editable(match)
         judge = _judge(match)
-        records = [r for _client_id, r in stored_deals]
+        records = [r for _client_id, r, _stamped in stored_deals]
+        stamped = clock and stamp_time_up(match, record, records)
         fold = _fold(judge, records)
         state = fold.state
         verdict = fold.count(judge.judge(state, record))
@@ -104,6 +110,7 @@ def record_deal(
             verdict=verdict.to_dict(),
             client_id=key,
             match_version=match.version,
+            time_up_by_clock=stamped,
             created_by=user if user.is_authenticated else None,
         )
         _history_row(match, user, MatchVersion.Action.RECORD_DEAL, None, _deal_json(stored),
@@ -139,7 +146,7 @@ def record_deals(match_id: int, rows: list[DealToRecord], user: User,
             try:
                 done.append(record_deal(match_id, row.deal, user, client_id=row.client_id,
                                         expected_version=expected_version if i == 0 else None,
-                                        reason=row.note))
+                                        reason=row.note, clock=False))
             except DealRefused as err:
                 n = stored + len([d for d in done if d.created]) + 1
                 raise DealRefused([
@@ -153,10 +160,13 @@ def record_deals(match_id: int, rows: list[DealToRecord], user: User,
 
 
 def _is_retry(match: Match, key: uuid.UUID, record: dict[str, Any],
-              stored_deals: list[tuple[Any, Any]]) -> bool:
-    """True when ``key`` is stored with this deal; False when the key is new; else 409."""
-    stored = next(((n, r) for n, (k, r) in enumerate(stored_deals, start=1) if k == key), None)
-    if stored is not None and same_deal(stored[1], record):
+              stored_deals: list[tuple[Any, Any, bool]]) -> bool:
+    """True when ``key`` is stored with this deal; False when the key is new; else 409. A deal
+    the clock stamped is the same deal sent again without the ``time_up`` the server added."""
+    stored = next(((n, r, stamped) for n, (k, r, stamped) in enumerate(stored_deals, start=1)
+                   if k == key), None)  # fmt: skip
+    if stored is not None and (same_deal(stored[1], record) or (
+            stored[2] and same_deal({**stored[1], "time_up": None}, record))):
         return True
     if stored is None and not match.deals_removed:
         # no deal ever left this protocol: a key not stored was never used (the common case,
@@ -212,6 +222,9 @@ def amend_last_deal(
         _check_version(match, expected_version)
         _require_editable(match)
         last = _last_deal(match, n)
+        if last.time_up_by_clock:
+            # the clock's mark is the server's: an amendment of what was played keeps it
+            record["time_up"] = True
         if same_deal(last.record, record):
             return last
         before = _deal_json(last)

@@ -18,3 +18,17 @@ def points(value: Any) -> str:
     except (TypeError, ValueError):
         return str(value)
     return ngettext("%(count)s point", "%(count)s points", abs(n)) % {"count": n}
+
+
+@register.filter
+def clock_time(value: Any) -> str:
+    """«39:05», «1:02:00»: seconds as the round clock shows them (``static/js/clock.js``)."""
+    try:
+        seconds = max(0, int(value))
+    except (TypeError, ValueError):
+        return ""
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"{hours}:{minutes:02d}:{seconds:02d}"
+    return f"{minutes}:{seconds:02d}"

@@ -1,6 +1,6 @@
 """A table's title is composed when shown, in the reader's language: the label held the round
 in Russian («Кубок трёх клубов · тур 4») and English pages added « · table 5» to it. Migration
-0008 takes the round out of stored labels and keeps free-form ones."""
+0009 takes the round out of stored labels and keeps free-form ones."""
 
 from __future__ import annotations
 
@@ -33,11 +33,11 @@ def test_stored_labels_lose_their_round_and_free_labels_stay() -> None:
     executor = MigrationExecutor(connection)
     latest = executor.loader.graph.leaf_nodes()
     try:
-        old = migrate([("scoring", "0007_match_deals_removed")]).get_model("scoring", "Match")
+        old = migrate([("scoring", "0008_match_clock")]).get_model("scoring", "Match")
         for label in ("Кубок трёх клубов · тур 4", "Autumn cup · round 12", "Товарищеская",
                       "Тур выходного дня"):  # fmt: skip
             old.objects.create(label=label, table="3", rules={})
-        new = migrate([("scoring", "0008_match_round")]).get_model("scoring", "Match")
+        new = migrate([("scoring", "0009_match_round")]).get_model("scoring", "Match")
         assert set(new.objects.values_list("label", "round")) == {
             ("Кубок трёх клубов", 4), ("Autumn cup", 12), ("Товарищеская", None),
             ("Тур выходного дня", None)}

@@ -9,7 +9,8 @@ The pages are grouped in modules; this package re-exports their views for ``scor
 
     match_view      ``MatchView``, the base of every match page, and the shared helpers
     matches         the list of matches and the new-match form
-    referee_page    the sheet with the deal entry, preview, record and amend, delete the last deal
+    referee_page    the sheet with the deal entry, preview, record and amend, delete the last
+                    deal; the match's clock (JSON)
     confirmation    submit, confirm, the captain's PIN
     correction      the chief referee's correction: the tile picker, the protocol judged again
     history         the history of versions, each change as people read it
@@ -25,10 +26,17 @@ from scoring.views.history import HistoryView
 from scoring.views.match_view import MatchView, form_errors, verdict_context, wants_json
 from scoring.views.matches import MatchCreateView, MatchListView
 from scoring.views.printing import PdfView, PrintView, blank_copy, qr_svg
-from scoring.views.referee_page import DeleteLastView, PreviewView, RecordView, SheetView
+from scoring.views.referee_page import (
+    ClockView,
+    DeleteLastView,
+    PreviewView,
+    RecordView,
+    SheetView,
+)
 from scoring.views.transcription import TranscribePreviewView, TranscribeView
 
 __all__ = [
+    "ClockView",
     "ConfirmView",
     "CorrectPreviewView",
     "CorrectView",

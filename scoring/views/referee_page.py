@@ -1,5 +1,6 @@
 """The referee's phone page: the sheet with the deal entry, the preview of a deal, recording or
-amending it (JSON answers for ``fetch``, redirects for plain forms) and deleting the last deal.
+amending it (JSON answers for ``fetch``, redirects for plain forms) and deleting the last deal;
+the match's clock as JSON for the page's countdown.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -37,17 +39,22 @@ class SheetView(MatchView):
     def sheet_context(self, form: DealForm | None = None, **extra: Any) -> dict[str, Any]:
         match = self.match
         rules = match.get_rules()
+        deals = list(match.deals.all())
+        clock = services.clock_state(match)
+        # the clock ran out and no deal ended the match by time yet: the next deal recorded is
+        # the last (the server marks it anyway: ``scoring.services.clock``)
+        last_by_time = bool(clock and clock.time_up and not match.finished
+                            and not any(d.record.get("time_up") for d in deals))  # fmt: skip
         if form is None:
             # Every deal gets its key when the form is drawn (the script keeps it with a deal
             # waiting to be sent), so that sending the form again never stores it twice.
             form = DealForm(seats=rules.seats, sides=deal_sides(rules), initial={
                 "expected_version": match.version, "leader": match.next_leader or "",
-                "mode": "tiles", "client_id": uuid.uuid4(),
+                "mode": "tiles", "client_id": uuid.uuid4(), "time_up": last_by_time,
             })
         sheet = self.sheet()
         form.fields["by"].choices = [("", "—")] + [(s.seat, sheet.seat_name(s.seat))
                                                    for s in sheet.seats]
-        deals = list(match.deals.all())
         if is_fives(rules):
             extra["fives_data"] = fives_data(match, rules)
         return self.context(
@@ -57,6 +64,9 @@ class SheetView(MatchView):
             hand_rows=[(s, form[f"hand_{s.seat}"], form[f"pips_{s.seat}"]) for s in sheet.seats],
             tile_rows=[[f"{a}:{b}" for b in range(a + 1)] for a in range(7)],
             last_deal=deals[-1].record if deals else None,
+            clock=clock.as_json() if clock and not match.finished else None,
+            clock_url=reverse("scoring:clock", args=[match.pk]),
+            last_by_time=last_by_time,
             strings={
                 "went_out": _("went out"), "empty_hand": _("no tiles yet"),
                 # the word after a number of pips in each plural category the page's
@@ -183,3 +193,14 @@ class DeleteLastView(MatchView):
             self.say_done(match, _("The last deal was deleted."),
                           _("The last deal had already been deleted."))
         return redirect("scoring:sheet", pk=self.match.pk)
+
+
+class ClockView(MatchView):
+    """GET → the match's clock as JSON (``{"clock": null}`` without one), for whoever sees the
+    match: the referee's page re-syncs its countdown with it (``static/js/clock.js``)."""
+
+    def get(self, request: HttpRequest, pk: int) -> HttpResponse:
+        clock = services.clock_state(self.match)
+        response = JsonResponse({"clock": clock.as_json() if clock else None})
+        response["Cache-Control"] = "no-store"
+        return response

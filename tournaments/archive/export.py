@@ -44,6 +44,7 @@ from tournaments.models import (
     Round,
     Sanction,
     Standing,
+    Substitute,
     Tournament,
 )
 
@@ -95,6 +96,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         .values_list("entry_id", "player_id")
     )
     absences = _values(EntryAbsence.objects.filter(entry__tournament=t).order_by("pk"), "absences")
+    substitutes = _values(Substitute.objects.filter(tournament=t).order_by("pk"), "substitutes")
     rounds = _values(Round.objects.filter(tournament=t).order_by("number"), "rounds")
     round_order = {r["id"]: r["number"] for r in rounds}
     pairings = sorted(
@@ -136,6 +138,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         + [p[f"{s}_id"] for p in pairings for s in SEATS]
         + [m[f"{s}_id"] for m in matches for s in SEATS]
         + [s["player_id"] for s in sanctions]
+        + [p for s in substitutes for p in (s["replaced_id"], s["player_id"])]
     )
     by_pk = {p["id"]: p for p in _values(Player.objects.filter(pk__in=player_ids), "players")}
     players = [by_pk[pk] for pk in player_ids]
@@ -151,6 +154,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         ("deals", deals),
         ("history", history),
         ("sanctions", sanctions),
+        ("substitutes", substitutes),
     ):
         for name, kind in SPECS[section].items():
             if kind == USER:
@@ -204,6 +208,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         "entries": [e | {"players": entry_players.get(e["id"], [])}
                     for e in render("entries", entries)],
         "absences": render("absences", absences),
+        "substitutes": render("substitutes", substitutes),
         "rounds": render("rounds", rounds),
         "pairings": [p | {"places": pairing_places.get(p["id"], [])}
                      for p in render("pairings", pairings)],

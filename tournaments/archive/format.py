@@ -43,6 +43,16 @@ OPTIONAL: dict[tuple[str, str], object] = {
     ("tournament", "forfeit_loss_percent"): 100,
     ("tournament", "bye_percent"): 50,
     ("tournament", "seed_by_rating"): False,
+    # the round clock (issue 17)
+    ("tournament", "round_minutes"): None,
+    ("rounds", "clock_minutes"): None,
+    ("rounds", "clock_extra_minutes"): 0,
+    ("rounds", "clock_started_at"): None,
+    ("rounds", "clock_paused_at"): None,
+    ("rounds", "clock_paused_seconds"): 0,
+    ("matches", "clock_ends_at"): None,
+    ("matches", "clock_paused_left"): None,
+    ("deals", "time_up_by_clock"): False,
 }
 
 
@@ -63,6 +73,7 @@ SPECS: dict[str, dict[str, str]] = {
         "red_card_points": INT,
         "created_at": DATETIME, "efectividad": STR, "forfeit_win_percent": INT,
         "forfeit_loss_percent": INT, "bye_percent": INT, "seed_by_rating": BOOL,
+        "round_minutes": INT_NULL,
     },
     "clubs": {"name": STR, "city": STR},
     "players": {
@@ -74,11 +85,18 @@ SPECS: dict[str, dict[str, str]] = {
         "team": ref("entries"),
     },
     "absences": {"entry": ref("entries", True), "round_number": INT, "reason": STR},
+    "substitutes": {
+        "entry": ref("entries", True), "replaced": ref("players", True),
+        "player": ref("players", True), "from_round": INT, "to_round": INT_NULL, "reason": STR,
+        "created_by": USER, "created_at": DATETIME,
+    },
     "rounds": {
         "number": INT, "status": STR, "task_id": STR, "error": STR, "progress": INT,
         "step": STR, "notes": JSON, "requested_by": USER, "created_at": DATETIME,
         "pairing_started_at": DATETIME_NULL, "paired_at": DATETIME_NULL,
         "published_at": DATETIME_NULL, "finished_at": DATETIME_NULL,
+        "clock_minutes": INT_NULL, "clock_extra_minutes": INT, "clock_started_at": DATETIME_NULL,
+        "clock_paused_at": DATETIME_NULL, "clock_paused_seconds": INT,
     },
     "pairings": {
         "round": ref("rounds", True), "table": INT_NULL, **dict.fromkeys(SEATS, ref("players")),
@@ -93,10 +111,11 @@ SPECS: dict[str, dict[str, str]] = {
         "pin_set_by": USER, "created_by": USER, "created_at": DATETIME, "updated_at": DATETIME,
         "submitted_by": USER, "submitted_at": DATETIME_NULL, "confirmed_by": USER,
         "confirmed_with_pin": BOOL, "confirmed_at": DATETIME_NULL,
+        "clock_ends_at": DATETIME_NULL, "clock_paused_left": INT_NULL,
     },
     "deals": {
         "n": INT, "record": JSON, "verdict": JSON, "client_id": UUID, "match_version": INT,
-        "created_by": USER, "created_at": DATETIME,
+        "created_by": USER, "created_at": DATETIME, "time_up_by_clock": BOOL,
     },
     "history": {
         "version": INT, "action": STR, "user": USER, "at": DATETIME, "reason": STR,
@@ -117,8 +136,10 @@ SPECS: dict[str, dict[str, str]] = {
 
 #: the top-level lists, in the order they are read (a reference points to an earlier list,
 #: or to its own for entries' teams, or from pairings to matches)
-SECTIONS = ("clubs", "players", "entries", "absences", "rounds", "matches", "pairings",
-            "sanctions", "standings")  # fmt: skip
+SECTIONS = ("clubs", "players", "entries", "absences", "substitutes", "rounds", "matches",
+            "pairings", "sanctions", "standings")  # fmt: skip
+#: lists added after version 1 was published: an archive written before them has none
+OPTIONAL_SECTIONS = ("substitutes",)
 
 
 CHOICES: dict[tuple[str, str], Iterable[str]] = {

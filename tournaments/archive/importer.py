@@ -43,6 +43,7 @@ from tournaments.models import (
     Round,
     Sanction,
     Season,
+    Substitute,
     Tournament,
 )
 
@@ -188,6 +189,13 @@ def _write(plan: Plan, importer: User) -> Tournament:  # noqa: C901 - one step p
     )  # fmt: skip
     _bulk(EntryAbsence, [EntryAbsence(**fields_of("absences", f, maps))
                          for _i, f in plan.rows["absences"]], {})  # fmt: skip
+    substitutes = plan.rows["substitutes"]
+    created_subs = _bulk(
+        Substitute, [Substitute(tournament=tournament, **fields_of("substitutes", f, maps))
+                     for _i, f in substitutes],
+        {"created_at": [f["created_at"] for _i, f in substitutes]})  # fmt: skip
+    for (_i, f), sub in zip(substitutes, created_subs, strict=True):
+        remember("substitutes", sub.pk, f)
 
     # rounds
     rounds = plan.rows["rounds"]

@@ -38,6 +38,7 @@ from tournaments.archive.format import (
     INT_NULL,
     MAX_ERRORS,
     OPTIONAL,
+    OPTIONAL_SECTIONS,
     SECTIONS,
     SPECS,
     STR,
@@ -227,6 +228,8 @@ def _seasons(reader: _Reader, value: Any) -> list[dict[str, Any]]:
 def read_archive(data: Any) -> Plan:
     """Check ``data`` completely (nothing is written); raise ``TournamentError`` with every
     problem found (up to ``MAX_ERRORS``)."""
+    if isinstance(data, Mapping):
+        data = {**{name: [] for name in OPTIONAL_SECTIONS}, **data}
     reader = _Reader(data)
     reader.header()
     plan = Plan()

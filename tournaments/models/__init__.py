@@ -5,6 +5,7 @@
     results        Sanction (the chief referee's), Standing (a finished round's snapshot)
     imports        ArchiveImport (who imported which archive into a tournament, when)
     ratings        PlayerRating, RatingChange (derived: tournaments.ratings), Season
+    substitutes    Substitute (who plays for an entry's player in some rounds)
 
 Every model keeps the app label ``tournaments`` and its table; import them from here.
 """
@@ -32,11 +33,13 @@ from tournaments.models.results import (
     Standing,
 )
 from tournaments.models.rounds import SIDE_ORDER, Pairing, PairingEntry, Round
+from tournaments.models.substitutes import Substitute
 
 __all__ = [
     "DISPLAY_SCALE", "PlayerRating", "RatingChange", "Season",
     "MAX_SANCTION_GAME_POINTS", "MAX_SANCTION_MATCH_POINTS", "SIDE_ORDER", "TIE_BREAKS",
     "ArchiveImport", "Club",
     "Entry", "EntryAbsence", "Pairing", "PairingEntry", "Player", "Round", "Sanction", "Standing",
+    "Substitute",
     "Tournament", "default_tie_breaks",
 ]

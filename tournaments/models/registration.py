@@ -10,7 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -142,6 +142,12 @@ class Tournament(models.Model):
         _("system"), max_length=20, choices=System.choices, default=System.SWISS
     )
     rounds = models.PositiveSmallIntegerField(_("number of rounds"), default=7)
+    round_minutes = models.PositiveSmallIntegerField(
+        _("minutes per round"), null=True, blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(600)],
+        help_text=_("The round clock's time limit; when it runs out each table finishes the "
+                    "deal in play. Empty: no clock."),
+    )  # fmt: skip
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.REGISTRATION
     )
@@ -227,6 +233,10 @@ class Tournament(models.Model):
         verbose_name_plural = _("tournaments")
         constraints = [
             models.CheckConstraint(condition=Q(rounds__gte=1), name="tournament_rounds_positive"),
+            models.CheckConstraint(
+                condition=Q(round_minutes__isnull=True) | Q(round_minutes__gte=1),
+                name="tournament_round_minutes_positive",
+            ),
             models.CheckConstraint(
                 condition=Q(start_date__isnull=True)
                 | Q(end_date__isnull=True)

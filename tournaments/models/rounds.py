@@ -2,9 +2,13 @@
 (a side of it)."""
 
 
+from datetime import datetime, timedelta
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.registration import Entry, Player, Tournament
@@ -43,6 +47,17 @@ class Round(models.Model):
     paired_at = models.DateTimeField(_("paired"), null=True, blank=True)
     published_at = models.DateTimeField(_("published"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # The round clock (``tournaments.rounds.clock``): it runs out at ``clock_started_at`` +
+    # ``clock_minutes`` + ``clock_extra_minutes`` + the time it stood paused.
+    #: the limit it was started with; null: the clock was never started
+    clock_minutes = models.PositiveSmallIntegerField(_("time limit, minutes"), null=True,
+                                                     blank=True)
+    clock_extra_minutes = models.PositiveSmallIntegerField(_("minutes added"), default=0)
+    clock_started_at = models.DateTimeField(_("clock started"), null=True, blank=True)
+    #: set while the clock is paused
+    clock_paused_at = models.DateTimeField(_("clock paused"), null=True, blank=True)
+    #: seconds of the earlier pauses, already over
+    clock_paused_seconds = models.PositiveIntegerField(_("seconds paused"), default=0)
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -56,6 +71,38 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} · {self.number}"
+
+    def _clock_end_unpaused(self) -> datetime:
+        assert self.clock_started_at is not None
+        minutes = (self.clock_minutes or 0) + self.clock_extra_minutes
+        return self.clock_started_at + timedelta(minutes=minutes,
+                                                 seconds=self.clock_paused_seconds)
+
+    def clock_ends_at(self) -> datetime | None:
+        """When the running clock runs out (None: not started, or paused)."""
+        if self.clock_started_at is None or self.clock_paused_at is not None:
+            return None
+        return self._clock_end_unpaused()
+
+    def clock_paused_left(self) -> int | None:
+        """Seconds left on the paused clock (None: not paused)."""
+        if self.clock_started_at is None or self.clock_paused_at is None:
+            return None
+        return max(0, int((self._clock_end_unpaused() - self.clock_paused_at).total_seconds()))
+
+    def clock_json(self, now: datetime | None = None) -> dict[str, Any] | None:
+        """The clock as ``static/js/clock.js`` reads it (the shape of scoring's
+        ``ClockState.as_json``): the server's time, the end, paused; None: no clock."""
+        now = now or timezone.now()
+        left = self.clock_paused_left()
+        end = self.clock_ends_at()
+        if left is None and end is None:
+            return None
+        if left is None:
+            assert end is not None
+            left = max(0, round((end - now).total_seconds()))
+        return {"now": now.isoformat(), "ends_at": end.isoformat() if end else None,
+                "paused": end is None, "left": left, "time_up": end is not None and left <= 0}
 
 
 class Pairing(models.Model):

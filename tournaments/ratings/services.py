@@ -31,6 +31,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.ratings.compute import RatedMatch, replay
+from tournaments.selectors import lineups
 
 COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
 
@@ -58,7 +59,8 @@ def _low_wins(tournament: Tournament) -> bool:
 
 
 def rated_history() -> tuple[list[RatedMatch], dict[int, tuple[int, int, date | None]]]:
-    """Every rated match in order (see the module docstring), in five queries."""
+    """Every rated match in order (see the module docstring), in six queries; each side rated
+    as it played (its substitutes in: ``selectors.lineups``)."""
     tournaments = {t.pk: t for t in Tournament.objects.filter(public=True)}
     places = (
         PairingEntry.objects.filter(round__tournament__public=True, round__status__in=COUNTED,
@@ -75,6 +77,8 @@ def rated_history() -> tuple[list[RatedMatch], dict[int, tuple[int, int, date | 
         entry__tournament__public=True
     ).order_by("player_id").values_list("entry_id", "player_id"):
         players[entry_id].append(player_id)
+    # a substitute is rated for the rounds he played, the player he replaced is not
+    subs = lineups(tournament__public=True)
     tables: dict[int, dict[str, Any]] = {}
     for tournament_id, number, table, match_id, pairing_id, side, entry_id in places:
         if pairing_id in forfeited:
@@ -83,7 +87,7 @@ def rated_history() -> tuple[list[RatedMatch], dict[int, tuple[int, int, date | 
             "tournament": tournament_id, "round": number, "table": table or 0,
             "sides": defaultdict(list),
         })  # fmt: skip
-        info["sides"][side].extend(players.get(entry_id, []))
+        info["sides"][side].extend(subs.ids(entry_id, number, players.get(entry_id, [])))
     results = dict(Match.objects.filter(pk__in=list(tables)).values_list("pk", "winner"))
     totals = dict(Match.objects.filter(pk__in=list(tables)).values_list("pk", "totals"))
 

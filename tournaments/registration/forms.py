@@ -35,7 +35,8 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = [
             "name", "start_date", "end_date", "venue", "rules_preset",
-            "format", "system", "rounds", "points_win", "points_draw", "points_loss",
+            "format", "system", "rounds", "round_minutes", "points_win", "points_draw",
+            "points_loss",
             "tie_breaks", "bye_result", "club_avoidance", "club_strict_until",
             "individual_federation", "first_round",
             "yellow_card_points", "red_card_points", "public", "efectividad",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from scoring.models import Deal, Match
 from tournaments.models import (
@@ -22,10 +22,12 @@ from tournaments.models import (
     PairingEntry,
     Player,
     Sanction,
+    Substitute,
     Tournament,
 )
 from tournaments.results import ledger
 from tournaments.results.crosstable import CrossCell
+from tournaments.selectors import lineups
 
 
 @dataclass
@@ -62,18 +64,45 @@ class HistoryMatch:
 
 
 def history_tournaments(player: Player, visible: QuerySet[Tournament]) -> QuerySet[Tournament]:
-    return visible.filter(entries__players=player).distinct()
+    return visible.filter(Q(entries__players=player) | Q(substitutes__player=player)).distinct()
+
+
+def _own_places(player: Player, visible: QuerySet[Tournament],
+                subs: list[Substitute]) -> dict[int, int]:  # fmt: skip
+    """{pairing id: entry id} of every place the player actually took: his entries' places
+    except the rounds a substitute played for him, and the rounds he sat in for another's
+    player (``subs``: the substitutes of his tournaments)."""
+    mine = [s for s in subs if player.pk in (s.replaced_id, s.player_id)]
+
+    def covered(entry_id: int, number: int, **who: int) -> bool:
+        return any(s.entry_id == entry_id and s.covers(number)
+                   and all(getattr(s, k) == v for k, v in who.items()) for s in mine)  # fmt: skip
+
+    sat_in = {s.entry_id for s in mine if s.player_id == player.pk}
+    own: dict[int, int] = {}
+    for pairing_id, entry_id, number, registered in PairingEntry.objects.filter(
+        Q(entry__players=player) | Q(entry_id__in=sat_in),
+        round__status__in=ledger.COUNTED, round__tournament__in=visible,
+    ).annotate(registered=Exists(Entry.players.through.objects.filter(
+        entry_id=OuterRef("entry_id"), player_id=player.pk))).values_list(
+            "pairing_id", "entry_id", "round__number", "registered").distinct():  # fmt: skip
+        if registered and not covered(entry_id, number, replaced_id=player.pk) or (
+                covered(entry_id, number, player_id=player.pk)):  # fmt: skip
+            own[pairing_id] = entry_id
+    return own
 
 
 def player_history(player: Player, visible: QuerySet[Tournament]) -> list[HistoryMatch]:
     """Every table and bye of ``player`` in counted rounds of ``visible`` tournaments, newest
-    tournament first, rounds in order (seven queries however many tournaments and rounds)."""
-    own = list(
-        PairingEntry.objects.filter(
-            entry__players=player, round__status__in=ledger.COUNTED, round__tournament__in=visible
-        ).values_list("pairing_id", "entry_id")
-    )
-    own_entry = dict(own)
+    tournament first, rounds in order (eight queries however many tournaments and rounds). A
+    round a substitute played for him is not his; one he sat in for another's player is, with
+    that entry's partner (the partners and opponents shown are those who played)."""
+    # the substitutes of every tournament the player is in: his own, and his partners' and
+    # opponents' (one query)
+    involved = visible.filter(Q(entries__players=player) | Q(substitutes__player=player))
+    subs = lineups(tournament__in=involved)
+    own_entry = _own_places(player, visible, [s for rows in subs.by_entry.values()
+                                              for s in rows])  # fmt: skip
     pairings = list(
         Pairing.objects.filter(pk__in=own_entry).select_related(
             "round__tournament", "match", "seat_n", "seat_e", "seat_s", "seat_w"
@@ -85,13 +114,20 @@ def player_history(player: Player, visible: QuerySet[Tournament]) -> list[Histor
         .order_by("pairing_id", "side", "position")
     )
     entry_ids = {p.entry_id for p in places}
-    roster: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    registered: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for entry_id, player_id, last, first in (
         Entry.players.through.objects.filter(entry_id__in=entry_ids)
         .order_by("player__last_name", "player__first_name", "player_id")
         .values_list("entry_id", "player_id", "player__last_name", "player__first_name")
     ):
-        roster[entry_id].append((player_id, f"{last} {first}".strip()))
+        registered[entry_id].append((player_id, f"{last} {first}".strip()))
+    sub_players = subs.substitutes()
+
+    def roster_at(entry_id: int, number: int) -> list[tuple[int, str]]:
+        """The entry's players as they played round ``number`` (substitutes in)."""
+        swap = subs.replacements(entry_id, number)
+        return [(swap[pk], sub_players[swap[pk]].full_name) if pk in swap else (pk, name)
+                for pk, name in registered.get(entry_id, [])]  # fmt: skip
     forfeits: dict[int, set[int]] = defaultdict(set)
     for pairing_id, entry_id in Sanction.objects.filter(
         pairing__in=own_entry, kind=Sanction.Kind.FORFEIT, revoked_at__isnull=True
@@ -116,10 +152,12 @@ def player_history(player: Player, visible: QuerySet[Tournament]) -> list[Histor
         seat = next(
             (s for s in "NESW" if getattr(pairing, f"seat_{s.lower()}_id") == player.pk), ""
         )
+        number = pairing.round.number
         same = [p for p in by_pairing[pairing.pk] if p.side == side]
-        partners = [pl for p in same for pl in roster.get(p.entry_id, []) if pl[0] != player.pk]
+        partners = [pl for p in same for pl in roster_at(p.entry_id, number)
+                    if pl[0] != player.pk]  # fmt: skip
         opponents = [
-            (p.entry, roster.get(p.entry_id, [])) for p in by_pairing[pairing.pk]
+            (p.entry, roster_at(p.entry_id, number)) for p in by_pairing[pairing.pk]
             if p.side not in (side, "BYE")
         ]  # fmt: skip
         kind, result, ours, theirs = "pending", "", 0, 0

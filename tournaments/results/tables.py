@@ -27,6 +27,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.results.ledger import COUNTED, Ledger, gc_paused, load, standings_settings
+from tournaments.selectors import lineups
 
 
 @dataclass
@@ -180,20 +181,32 @@ def team_rows(ledger: Ledger) -> list[pure.Row]:
 
 
 def player_rows(ledger: Ledger) -> tuple[list[pure.Row], dict[int, tuple[str, str, list[str]]]]:
-    """Players of the entries, each scoring its entry's games (opponents: their players)."""
+    """Players of the entries, each scoring its entry's games (opponents: their players); in a
+    round where a substitute sat in for a player, the substitute scores it, not the player."""
     players_of: dict[int, list[Player]] = {}
     everyone: dict[int, Player] = {}
     for pk, entry in ledger.entries.items():
         players_of[pk] = list(entry.players.all())
         everyone.update((p.pk, p) for p in players_of[pk])
+    subs = lineups(tournament=ledger.tournament)
+    sub_players = subs.substitutes()
+    sub_entry = {s.player_id: s.entry_id for rows in subs.by_entry.values() for s in rows}
+
+    def played(entry: int, number: int) -> list[Player]:
+        swap = subs.replacements(entry, number)
+        if not swap:
+            return players_of.get(entry, [])
+        return [sub_players[swap[p.pk]] if p.pk in swap else p for p in players_of.get(entry, [])]
+
     games: list[pure.Game] = []
     seen: set[tuple[int, int]] = set()  # a player in two entries would score a round twice
     for game in ledger.games:
-        theirs = tuple(p.pk for o in game.faced() for p in players_of.get(o, []))
-        for player in players_of.get(game.participant, []):
+        theirs = tuple(p.pk for o in game.faced() for p in played(o, game.round))
+        for player in played(game.participant, game.round):
             if (player.pk, game.round) in seen:
                 continue
             seen.add((player.pk, game.round))
+            everyone.setdefault(player.pk, player)  # a substitute is in once he played
             if game.played:
                 opponent = theirs[0] if theirs else None
                 many = theirs if len(theirs) > 1 else ()
@@ -203,17 +216,18 @@ def player_rows(ledger: Ledger) -> tuple[list[pure.Row], dict[int, tuple[str, st
                 games.append(game._replace(participant=player.pk))
     sanctions = []
     for s in ledger.pure_sanctions():
-        for player in players_of.get(s.participant, []):
+        for player in played(s.participant, s.round):
             sanctions.append(pure.Sanction(player.pk, s.round, s.points, s.game_points))
     rows = pure.standings(list(everyone), games, standings_settings(ledger.tournament),
                           sanctions, upto_round=ledger.last_round or None)  # fmt: skip
-    club_of = {
-        p.pk: (p.club.name if p.club else (e.club.name if e.club else ""))
-        for e in ledger.entries.values() for p in players_of[e.pk]
-    }  # fmt: skip
-    entry_of = {p.pk: e.name for e in ledger.entries.values() for p in players_of[e.pk]}
-    names = {pk: (p.full_name, club_of.get(pk, ""), [entry_of.get(pk, "")])
-             for pk, p in everyone.items()}  # fmt: skip
+    entry_of_player = {p.pk: e for e in ledger.entries.values() for p in players_of[e.pk]}
+    entry_of_player.update((pk, ledger.entries[e]) for pk, e in sub_entry.items()
+                           if e in ledger.entries and pk not in entry_of_player)  # fmt: skip
+    names = {}
+    for pk, p in everyone.items():
+        entry = entry_of_player.get(pk)
+        club = p.club.name if p.club else (entry.club.name if entry and entry.club else "")
+        names[pk] = (p.full_name, club, [entry.name if entry else ""])
     return rows, names
 
 

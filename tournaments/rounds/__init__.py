@@ -1,7 +1,8 @@
 """A round's life: pairing it in Celery, the organiser's review, publication, finishing it.
 
-Owns: ``services`` (start the pairing, swap, lock, regenerate, referees, publish, finish a round,
-close the event), ``order`` (which round may be paired now, the organiser's override),
+Owns: ``clock`` (the round clock: start, pause, resume, extend, pushed to the tables'
+matches), ``services`` (start the pairing, swap, lock, regenerate, referees, publish, finish a
+round, close the event), ``order`` (which round may be paired now, the organiser's override),
 ``tables`` (a table's match changed in place, blank ones dropped), ``planning`` (the bridge to
 the pure algorithms of ``tournaments.pairing``: what the tables would be), ``job`` (the pairing
 job's body: writing the tables and their matches), ``tasks`` (the Celery task), ``selectors``
@@ -15,6 +16,7 @@ May use: registration, results (finishing a round takes the standings snapshot),
 results; hold pairing algorithms (they are pure, in ``tournaments.pairing``).
 """
 
+from tournaments.rounds.clock import extend_clock, pause_clock, resume_clock, start_clock
 from tournaments.rounds.job import fail_pairing, run_pairing
 from tournaments.rounds.order import Turn, pairing_override, round_to_pair
 from tournaments.rounds.planning import Plan, PlannedTable, plan_round
@@ -31,7 +33,8 @@ from tournaments.rounds.services import (
 from tournaments.rounds.tasks import pair_round
 
 __all__ = [
-    "Plan", "PlannedTable", "Turn", "assign_referee", "close_tournament", "fail_pairing",
+    "Plan", "PlannedTable", "Turn", "assign_referee", "close_tournament", "extend_clock",
+    "fail_pairing", "pause_clock", "resume_clock", "start_clock",
     "finish_round", "pair_round", "pairing_override", "plan_round", "publish", "regenerate",
     "round_to_pair", "run_pairing", "set_locked", "start_pairing", "swap",
 ]  # fmt: skip

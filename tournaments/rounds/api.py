@@ -34,7 +34,7 @@ from tournaments import access
 from tournaments.http import API_ERRORS, respond
 from tournaments.models import Pairing, Round
 from tournaments.registration.api import TournamentSerializer
-from tournaments.rounds import selectors, services
+from tournaments.rounds import clock, selectors, services
 from tournaments.rounds.order import MAX_REASON
 from tournaments.selectors import round_with_pairings
 
@@ -82,6 +82,22 @@ class RoundOutSerializer(serializers.Serializer):
     byes = serializers.JSONField(help_text='[{"entry", "name", "flags", "pairing"}]')
 
 
+class ClockRequestSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=["start", "pause", "resume", "extend"])
+    minutes = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="start: the limit (the tournament's round_minutes when omitted); extend: "
+        "minutes added",
+    )  # fmt: skip
+
+
+class ClockOutSerializer(serializers.Serializer):
+    clock = serializers.JSONField(
+        help_text='null without a clock, else {"now", "ends_at" (null while paused), "paused", '
+        '"left" (seconds), "time_up"}: the server\'s time, to correct the device\'s clock by'
+    )
+
+
 def _round_answer(round_id: int, code: int = 200) -> Response:
     round_ = round_with_pairings(Round.objects.filter(pk=round_id)).get()
     return Response(selectors.round_data(round_), status=code)
@@ -125,6 +141,24 @@ class RoundViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
             return _round_answer(round_.pk, status.HTTP_202_ACCEPTED)
 
         return respond(call)
+
+    @extend_schema(methods=["GET"], request=None, responses={200: ClockOutSerializer})
+    @extend_schema(methods=["POST"], request=ClockRequestSerializer,
+                   responses={200: ClockOutSerializer, **API_ERRORS})  # fmt: skip
+    @action(detail=True, methods=["get", "post"])
+    def clock(self, request: Request, pk: str) -> Response:
+        """The round clock; POST (its organisers): start, pause, resume, extend (audited)."""
+        round_ = self.get_object()
+        if request.method == "GET":
+            return Response({"clock": round_.clock_json()})
+        form = ClockRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        action_, minutes = form.validated_data["action"], form.validated_data.get("minutes")
+        calls = {"start": lambda: clock.start_clock(request.user, round_.pk, minutes),
+                 "pause": lambda: clock.pause_clock(request.user, round_.pk),
+                 "resume": lambda: clock.resume_clock(request.user, round_.pk),
+                 "extend": lambda: clock.extend_clock(request.user, round_.pk, minutes)}
+        return respond(lambda: Response({"clock": calls[action_]().clock_json()}))
 
     @extend_schema(request=SwapSerializer, responses={200: RoundOutSerializer})
     @action(detail=True, methods=["post"])

@@ -26,6 +26,7 @@ from tournaments.errors import PairingFailed
 from tournaments.models import Entry, Pairing, PairingEntry, Round
 from tournaments.rounds.planning import plan_round
 from tournaments.rounds.tables import SEAT_FIELDS, drop_unlocked, seats_of
+from tournaments.selectors import lineups
 
 
 def _progress(round_id: int, percent: int, step: str) -> bool:
@@ -63,9 +64,12 @@ def run_pairing(round_id: int) -> str:
         # Every table, its places and its scoring match in bulk: a fixed number of queries
         # however large the field (2,000 pairs are 1,000 tables).
         tables = []
+        # the round's substitutes sit in for their players (read under the round's lock, which
+        # setting a substitute takes too)
+        subs = lineups(tournament_id=round_.tournament_id)
         for planned in plan.tables:
             sides = [(side, [entries[i] for i in ids]) for side, ids in planned.sides]
-            tables.append((next(numbers), planned, sides, seats_of(sides)))
+            tables.append((next(numbers), planned, sides, seats_of(sides, round_.number, subs)))
         # the event's name only: the round and the table are composed when shown (Match.title)
         label = round_.tournament.name
         tournament = round_.tournament

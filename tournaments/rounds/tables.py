@@ -2,7 +2,8 @@
 and the referee moved in the match in place, and the unlocked tables dropped before a new
 pairing. Nothing here deletes or re-creates a match in which anything was recorded.
 
-    SEAT_FIELDS, seats_of(sides) -> {"N": player id | None, …}
+    SEAT_FIELDS, seats_of(sides, number, subs) -> {"N": player id | None, …}  (with the
+        round's substitutes in)
     reseat_table(pairing, user, *, seats=True, referee=KEEP)    the table's seats (from its
         places) and/or referee, on the pairing and in its match (``scoring.reseat``)
     drop_unlocked(round_, user)      the unlocked tables and byes deleted with their blank
@@ -26,19 +27,24 @@ from scoring import services as scoring
 from scoring.errors import ScoringError
 from tournaments.errors import Conflict, NotAllowed, TournamentError
 from tournaments.models import Entry, Pairing, Round
+from tournaments.selectors import Lineups, lineups
 
 SEAT_FIELDS = {"N": "seat_n", "E": "seat_e", "S": "seat_s", "W": "seat_w"}
 KEEP = scoring.KEEP
 
 
-def seats_of(sides: Sequence[tuple[str, Sequence[Entry]]]) -> dict[str, int | None]:
-    """The seats of a table's sides (``[(side, entries)]``). Pairs: the NS pair's players sit N
-    and S, the EW pair's E and W. Individual format: the first of each side sits N (E), the
-    partner S (W). A side named by a seat (head to head, each for himself): its player sits
-    there."""
+def seats_of(sides: Sequence[tuple[str, Sequence[Entry]]], number: int = 0,
+             subs: Lineups | None = None) -> dict[str, int | None]:
+    """The seats of a table's sides (``[(side, entries)]``) in round ``number``. Pairs: the NS
+    pair's players sit N and S, the EW pair's E and W. Individual format: the first of each side
+    sits N (E), the partner S (W). A side named by a seat (head to head, each for himself): its
+    player sits there. A substitute of the round (``subs``) sits where his player would."""
     seats: dict[str, int | None] = dict.fromkeys("NESW")
+    subs = subs or Lineups()
     for side, entries in sides:
-        players = [p.pk for entry in entries for p in entry.players.all()][: len(side)]
+        players = [pk for entry in entries
+                   for pk in subs.ids(entry.pk, number, [p.pk for p in entry.players.all()])
+                   ][: len(side)]  # fmt: skip
         for seat, player in zip(side, players, strict=False):
             seats[seat] = player
     return seats
@@ -78,7 +84,9 @@ def reseat_table(pairing: Pairing, user: Any, *, seats: bool = True, referee: An
     if seats:
         places = list(pairing.places.select_related("entry").prefetch_related("entry__players")
                       .order_by("side", "position"))  # fmt: skip
-        seating = seats_of(places_by_side(places))
+        number = pairing.round.number
+        seating = seats_of(places_by_side(places), number,
+                           lineups(entry_id__in=[p.entry_id for p in places]))
         for seat, player in seating.items():
             setattr(pairing, f"{SEAT_FIELDS[seat]}_id", player)
         fields += SEAT_FIELDS.values()

@@ -7,6 +7,8 @@
                                            finish; each table's flags explained
     /manage/<pk>/rounds/<n>/status/        the JSON the round page polls while the job runs
     /manage/<pk>/rounds/<n>/print/         the table list to print
+    /manage/<pk>/rounds/<n>/clock/<action>/  the round clock: start, pause, resume, extend
+    /tournaments/<pk>/rounds/<n>/clock/    the clock as JSON (clock.js re-syncs with it)
     /tournaments/<pk>/rounds/<n>/          a published round (no login when public)
 
 Thin: ``rounds.services`` decides and writes, ``rounds.selectors`` read.
@@ -35,7 +37,7 @@ from tournaments.models import (
     Sanction,
     Tournament,
 )
-from tournaments.rounds import explain, selectors, services
+from tournaments.rounds import clock, explain, selectors, services
 from tournaments.rounds import notes as round_notes
 from tournaments.rounds.order import MAX_REASON, pairing_override, round_to_pair
 from tournaments.selectors import round_with_pairings
@@ -229,3 +231,43 @@ class RoundPairingsView(DetailView):
         if self.request.GET.get("fragment"):  # the part its script re-reads
             return ["tournaments/rounds/_pairings_table.html"]
         return [self.template_name]
+
+CLOCK_ACTIONS = ("start", "pause", "resume", "extend")
+
+
+class ClockActionView(ManageView):
+    """The organiser's clock buttons (``rounds.clock``), back to the round page."""
+
+    def post(self, request: HttpRequest, pk: int, number: int, action: str) -> HttpResponse:
+        if action not in CLOCK_ACTIONS:
+            raise Http404
+        round_ = self.round(number)
+        minutes = request.POST.get("minutes")
+        try:
+            if action == "start":
+                clock.start_clock(request.user, round_.pk, minutes)
+                messages.success(request, _("The round's clock is running."))
+            elif action == "pause":
+                clock.pause_clock(request.user, round_.pk)
+                messages.success(request, _("The round's clock is paused."))
+            elif action == "resume":
+                clock.resume_clock(request.user, round_.pk)
+                messages.success(request, _("The round's clock is running again."))
+            else:
+                clock.extend_clock(request.user, round_.pk, minutes)
+                messages.success(request, _("Minutes added to the round's clock."))
+        except TournamentError as err:
+            refused(request, err)
+        return redirect("tournaments:manage_round", pk=pk, number=number)
+
+
+def round_clock(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """The round's clock as JSON, for whoever may see the round (one query: the phones and the
+    hall screen re-sync with it every half minute)."""
+    round_ = (access.visible_rounds(request.user)
+              .filter(tournament_id=pk, number=number).first())  # fmt: skip
+    if round_ is None:
+        raise Http404
+    response = JsonResponse({"clock": round_.clock_json()})
+    response["Cache-Control"] = "no-store"
+    return response

@@ -1,4 +1,4 @@
-"""Migration 0014 renames the entries a CSV import had named by their key («1»…«16») after
+"""Migration 0013 renames the entries a CSV import had named by their key («1»…«16») after
 their players, and keeps every name an organiser chose. Run on the real migration against the
 test database, then migrated forward again."""
 
@@ -8,8 +8,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("tournaments", "0010_ratings_seasons")]
-AFTER = [("tournaments", "0014_entry_names")]
+BEFORE = [("tournaments", "0012_substitutes")]
+AFTER = [("tournaments", "0013_entry_names")]
 
 
 def migrate(targets: list[tuple[str, str]]):  # type: ignore[no-untyped-def]

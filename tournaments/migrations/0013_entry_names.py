@@ -57,6 +57,6 @@ def name_numbered_entries(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("tournaments", "0010_ratings_seasons")]
+    dependencies = [("tournaments", "0012_substitutes")]
 
     operations = [migrations.RunPython(name_numbered_entries, migrations.RunPython.noop)]

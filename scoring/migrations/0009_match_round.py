@@ -34,7 +34,7 @@ def join_labels(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0007_match_deals_removed'),
+        ('scoring', '0008_match_clock'),
     ]
 
     operations = [

@@ -1,0 +1,47 @@
+"""The organiser's form of a substitute: who is replaced, by whom, for which rounds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Entry, Player, Tournament
+
+ONE_ROUND, FROM_ON = "one", "on"
+
+
+class SubstituteForm(forms.Form):
+    replaced = forms.TypedChoiceField(label=_("Replaced player"), coerce=int)
+    player = forms.TypedChoiceField(label=_("Substitute"), coerce=int)
+    from_round = forms.IntegerField(label=_("Round"), min_value=1)
+    scope = forms.ChoiceField(
+        label=_("Which rounds"), initial=ONE_ROUND, widget=forms.RadioSelect,
+        choices=[(ONE_ROUND, _("this round only")), (FROM_ON, _("this round and every later one"))],
+    )  # fmt: skip
+    reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        entries = list(tournament.entries.filter(status=Entry.Status.ACTIVE)
+                       .prefetch_related("players").order_by("name"))  # fmt: skip
+        self.fields["replaced"].choices = [
+            (p.pk, f"{e.name}: {p.full_name}") for e in entries for p in e.players.all()
+        ]
+        playing = {p.pk for e in entries for p in e.players.all()}
+        clubs = {e.club_id for e in entries} | {p.club_id for e in entries for p in e.players.all()}
+        # a reserve (a player of no entry here) of the entries' clubs, or of no club
+        reserves = (Player.objects.filter(Q(club_id__in=clubs - {None}) | Q(club__isnull=True))
+                    .exclude(pk__in=playing).select_related("club")
+                    .order_by("last_name", "first_name", "pk")[:500])  # fmt: skip
+        self.fields["player"].choices = [
+            (p.pk, f"{p.full_name}" + (f" ({p.club.name})" if p.club else "")) for p in reserves
+        ]
+        self.fields["from_round"].max_value = tournament.rounds
+        self.fields["from_round"].widget.attrs.update(max=tournament.rounds)
+
+    def to_round(self) -> int | None:
+        data = self.cleaned_data
+        return data["from_round"] if data["scope"] == ONE_ROUND else None
