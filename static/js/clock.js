@@ -72,7 +72,14 @@
 
     draw();
     window.setInterval(draw, 1000);
-    if (box.dataset.url) { window.setInterval(sync, SYNC_MS); }
+    if (box.dataset.url) {
+      window.setInterval(sync, SYNC_MS);
+      // a pushed change of the page (live.js: a round saved, the clock's action included) is a
+      // reason to re-read the clock at once rather than at the next half-minute; capture, as
+      // live.js's events do not bubble
+      document.addEventListener("live:refresh", sync, true);
+      document.addEventListener("live:updated", sync, true);
+    }
   }
 
   function init() {
