@@ -177,3 +177,37 @@ def test_the_live_board_shows_a_recorded_deal_within_two_seconds(
         shot(page, tmp_path, "board-pushed-1366-en.png")
     finally:
         desk.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_halls_clock_shows_a_pause_and_added_minutes_within_two_seconds(
+    browser: Any, asgi_server: Any
+) -> None:
+    """The organiser pauses the running clock and later adds minutes: the hall's screen shows
+    each within 2 s, told by the push that the round changed (its own re-sync is every 30 s)."""
+    from tournaments.rounds import clock
+
+    tournament, round_, _match, _chief = event_with_a_submitted_table()
+    organiser = make_user("org-clock", roles.ORGANISER)
+    tournament.organisers.add(organiser)
+    clock.start_clock(organiser, round_.pk, 40)
+    screen = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="ru-RU")
+    try:
+        page = screen.new_page()
+        page.goto(f"{asgi_server.url}/tournaments/{tournament.pk}/hall/")
+        page.wait_for_selector("#hall[data-live-state='push']", timeout=10_000)
+        assert not page.is_visible("#hall-clock.paused")
+        clock.pause_clock(organiser, round_.pk)
+        paused = time.time()
+        page.wait_for_selector("#hall-clock.paused", timeout=5_000)
+        assert time.time() - paused < 2.0
+        assert "пауза" in page.inner_text("#hall-clock").lower()
+        clock.resume_clock(organiser, round_.pk)
+        clock.extend_clock(organiser, round_.pk, 20)
+        page.wait_for_function(
+            "() => !document.getElementById('hall-clock').classList.contains('paused')"
+            " && document.querySelector('#hall-clock .clock-time').textContent.startsWith('5')",
+            timeout=2_500,
+        )  # 40 + 20 minutes: 59:5x left
+    finally:
+        screen.close()
