@@ -21,7 +21,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/", registration.TournamentDetailView.as_view(), name="detail"),
     path("tournaments/<int:pk>/rounds/<int:number>/", rounds.RoundPairingsView.as_view(),
          name="round"),
-    path("tournaments/<int:pk>/rounds/<int:number>/clock/", rounds.round_clock,
+    path("tournaments/<int:pk>/rounds/<int:number>/clock/", rounds.RoundClockView.as_view(),
          name="round_clock"),
     # results for players and spectators
     path("tournaments/<int:pk>/standings/", results.StandingsView.as_view(), name="standings"),

@@ -54,8 +54,10 @@ from tournaments.models import (
     Sanction,
     Season,
     Standing,
+    Substitute,
     Tournament,
 )
+from tournaments.substitutes import set_substitute
 from tournaments.tests.builders import play_round
 from tournaments.tests.conftest import add_pairs, make_user
 
@@ -99,6 +101,9 @@ API = {
     "POST /api/v1/rounds/{id}/swap/": THIS_EVENT,
     "POST /api/v1/rounds/{id}/lock/": THIS_EVENT,
     "POST /api/v1/rounds/{id}/referee/": THIS_EVENT,
+    "POST /api/v1/rounds/{id}/clock/": THIS_EVENT,
+    "POST /api/v1/tournaments/{id}/substitutes/": THIS_EVENT,
+    "POST /api/v1/tournaments/{id}/substitutes/{substitute_id}/remove/": THIS_EVENT,
     "POST /api/v1/sanctions/{id}/revoke/": JUDGES,
     "POST /api/v1/matches/": CREATORS,
     "POST /api/v1/matches/{id}/deals/": WRITERS,
@@ -144,6 +149,9 @@ PAGES = {
     "tournaments:manage_close": THIS_EVENT,
     "tournaments:manage_discipline": JUDGES,
     "tournaments:manage_revoke_sanction": JUDGES,
+    "tournaments:manage_round_clock[start]": THIS_EVENT,
+    "tournaments:manage_substitutes": THIS_EVENT,
+    "tournaments:manage_remove_substitute": THIS_EVENT,
 }
 
 
@@ -205,7 +213,14 @@ def world(db: Any) -> dict[str, Any]:
     sanction = discipline.record_sanction(users["chief"], t.pk, entry_id=e[1].pk, round_number=1,
                                        kind="yellow", reason="спор")  # fmt: skip
     Entry.objects.filter(pk=e[5].pk).update(status=Entry.Status.WITHDRAWN)
+    # reserves (of no club) and a substitute of round 3 to remove
+    reserve = Player.objects.create(last_name="Резервов")
+    spare = Player.objects.create(last_name="Запасов")
+    substitute = set_substitute(users["org"], t.pk, replaced=e[2].players.first().pk,
+                                player=spare.pk, from_round=3, to_round=3)  # fmt: skip
     return {
+        "reserve": reserve,
+        "substitute": substitute,
         "users": users,
         "t": t,
         "t2": t2,
@@ -230,7 +245,7 @@ def set_referee(pairing: Pairing, user: User) -> None:
 def fingerprint() -> list[Any]:
     """Every row a write could touch."""
     models = [Tournament, Entry, EntryAbsence, Round, Pairing, PairingEntry, Sanction, Standing,
-              Club, Player, Match, Deal, MatchVersion, AuditEntry]  # fmt: skip
+              Club, Player, Match, Deal, MatchVersion, AuditEntry, Substitute]  # fmt: skip
     rows: list[Any] = [list(m.objects.order_by("pk").values()) for m in models]
     for through in (Tournament.organisers.through, Tournament.chief_referees.through):
         rows.append(sorted(through.objects.values_list("tournament_id", "user_id")))
@@ -254,11 +269,12 @@ def api_request(label: str, w: dict[str, Any]) -> tuple[str, str, Any]:
         ids["matches"] = w["m2"]
     if path.endswith("/corrections/"):
         ids["matches"] = w["m3"]
-    if path.endswith("/finish/"):
+    if path.endswith(("/finish/", "/clock/")):
         ids["rounds"] = w["r1"].pk
     if path.endswith("/reinstate/"):
         ids["entries"] = e[5].pk
     path = path.replace("{id}", str(ids.get(resource, 0))).replace("{n}", "1")
+    path = path.replace("{substitute_id}", str(w["substitute"].pk))
     bodies: dict[str, Any] = {
         "POST /api/v1/clubs/": {"name": "Новый клуб"},
         "POST /api/v1/players/": {"last_name": "Новиков"},
@@ -281,6 +297,10 @@ def api_request(label: str, w: dict[str, Any]) -> tuple[str, str, Any]:
         "POST /api/v1/rounds/{id}/lock/": {"table": 1},
         "POST /api/v1/rounds/{id}/referee/": {"table": 1, "referee": w["users"]["ref"].pk},
         "POST /api/v1/sanctions/{id}/revoke/": {"reason": "ошибка"},
+        "POST /api/v1/rounds/{id}/clock/": {"action": "start", "minutes": 30},
+        "POST /api/v1/tournaments/{id}/substitutes/": {
+            "replaced": e[0].players.first().pk, "player": w["reserve"].pk, "from_round": 3,
+            "to_round": 3},
         "POST /api/v1/matches/": {"label": "Товарищеская"},
         "POST /api/v1/matches/{id}/deals/": w["deals"][1],
         "POST /api/v1/matches/{id}/deals/preview/": w["deals"][1],
@@ -339,6 +359,14 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         tables = w["tables2"]
         data = {"entry_a": e[0].pk, "entry_b": e[1].pk, "pairing": tables[1].pk,
                 "referee": w["users"]["ref"].pk}  # fmt: skip
+    if name == "tournaments:manage_round_clock":
+        kwargs["number"] = 1
+        data = {"minutes": 30}
+    if name == "tournaments:manage_substitutes":
+        data = {"replaced": e[0].players.first().pk, "player": w["reserve"].pk,
+                "from_round": 3, "scope": "one"}
+    if name == "tournaments:manage_remove_substitute":
+        kwargs["substitute_id"] = w["substitute"].pk
     if name == "tournaments:manage_revoke_sanction":
         kwargs["sanction_id"] = w["sanction"].pk
         data = {"reason": "ошибка"}
@@ -721,6 +749,8 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     "GET /api/v1/entries/{id}/": (PRIVATE, None),
     "GET /api/v1/players/{id}/history/": (PRIVATE, Sees(NOBODY, shows=ids("match"))),
     "GET /api/v1/rounds/{id}/": (PRIVATE, Sees(SEE_T)),
+    "GET /api/v1/rounds/{id}/clock/": (PRIVATE, Sees(SEE_T)),
+    "GET /api/v1/tournaments/{id}/substitutes/": (MANAGED, None),
     "GET /api/v1/sanctions/{id}/": (PRIVATE, None),
     "GET /api/v1/tournaments/": (Sees(SEE_T, shows=ids()), None),
     "GET /api/v1/tournaments/{id}/": (PRIVATE, None),
@@ -755,6 +785,8 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     # the live board (issue 17): the tournament's organisers and chief referees
     "tournaments:manage_board": (Sees(SEE_T), Sees(SEE_T, knows=EVERYONE)),
     "tournaments:manage_current_board": (Sees(SEE_T), None),
+    "tournaments:round_clock": (PRIVATE, Sees(SEE_T)),
+    "tournaments:manage_substitutes": (MANAGED, None),
     # ratings and seasons (issue 16): only public tournaments' published results count in them,
     # so a private tournament's matches and players, and an unpublished round's match, never show
     "GET /api/v1/ratings/": (Sees(NOBODY, shows=listed_player), None),
@@ -777,6 +809,7 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     "scoring:history": (MATCH, MATCH),
     "scoring:print": (MATCH, MATCH),
     "scoring:pdf": (MATCH, MATCH),
+    "scoring:clock": (MATCH, MATCH),
 }
 
 
@@ -827,7 +860,8 @@ def read_url(label: str, scenario: str, w: dict[str, Any]) -> str:
     if label == "tournaments:player":
         return reverse(label, args=[player])
     if label in ("tournaments:round", "tournaments:manage_round", "tournaments:manage_round_status",
-                 "tournaments:manage_round_print", "tournaments:manage_board"):  # fmt: skip
+                 "tournaments:manage_round_print", "tournaments:manage_board",
+                 "tournaments:round_clock"):  # fmt: skip
         kwargs["number"] = r.number
     if label == "tournaments:manage_entry":
         kwargs["entry_id"] = w["e"][0].pk

@@ -93,7 +93,13 @@ def world(db: Any, organiser, pairs) -> dict[str, Any]:
     match = Pairing.objects.get(round=round_, table=1).match
     sanction = discipline.record_sanction(organiser, tournament.pk, entry_id=a.pk, round_number=1,
                                        kind="yellow", reason="x")  # fmt: skip
-    return {"t": tournament, "entry": a, "round": round_, "match": match, "sanction": sanction}
+    from tournaments.substitutes import set_substitute
+
+    spare = Player.objects.create(last_name="Запасов")
+    substitute = set_substitute(organiser, tournament.pk, replaced=a.players.first().pk,
+                                player=spare.pk, from_round=3, to_round=3)  # fmt: skip
+    return {"t": tournament, "entry": a, "round": round_, "match": match, "sanction": sanction,
+            "substitute": substitute}
 
 
 def url_of(name: str, world: dict[str, Any]) -> str:
@@ -102,7 +108,8 @@ def url_of(name: str, world: dict[str, Any]) -> str:
     if name.startswith("scoring:") and name != "scoring:create":
         return reverse(name, args=[match.pk])
     candidates = {"pk": t.pk, "entry_id": world["entry"].pk, "number": 1,
-                  "sanction_id": world["sanction"].pk}  # fmt: skip
+                  "sanction_id": world["sanction"].pk,
+                  "substitute_id": world["substitute"].pk}  # fmt: skip
     for action in (None, "withdraw", "publish"):
         for size in range(len(candidates), -1, -1):
             for keys in itertools.combinations(candidates, size):

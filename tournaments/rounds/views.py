@@ -24,6 +24,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views import View
 from django.views.generic import DetailView
 
 from accounts.roles import CHIEF_REFEREE, REFEREE, holders
@@ -261,13 +262,15 @@ class ClockActionView(ManageView):
         return redirect("tournaments:manage_round", pk=pk, number=number)
 
 
-def round_clock(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+class RoundClockView(View):
     """The round's clock as JSON, for whoever may see the round (one query: the phones and the
     hall screen re-sync with it every half minute)."""
-    round_ = (access.visible_rounds(request.user)
-              .filter(tournament_id=pk, number=number).first())  # fmt: skip
-    if round_ is None:
-        raise Http404
-    response = JsonResponse({"clock": round_.clock_json()})
-    response["Cache-Control"] = "no-store"
-    return response
+
+    def get(self, request: HttpRequest, pk: int, number: int) -> HttpResponse:
+        round_ = (access.visible_rounds(request.user)
+                  .filter(tournament_id=pk, number=number).first())  # fmt: skip
+        if round_ is None:
+            raise Http404
+        response = JsonResponse({"clock": round_.clock_json()})
+        response["Cache-Control"] = "no-store"
+        return response
