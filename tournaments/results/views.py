@@ -22,13 +22,14 @@ from django.urls import reverse
 from django.utils import formats
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views import View
 
 from tournaments import access, selectors
 from tournaments.errors import TournamentError
 from tournaments.models import Player, PlayerRating, RatingChange, Round, Tournament
-from tournaments.results import crosstable, display, exports, history, ledger
+from tournaments.results import crosstable, display, exports, history, ledger, reread
 
 #: the live standings page re-fetches its table this often (seconds)
 REFRESH_SECONDS = 20
@@ -188,6 +189,8 @@ class StandingsView(TournamentPage):
         )  # fmt: skip
         context = self.base_context(res)
         context.update(refresh=REFRESH_SECONDS, fragment_url=fragment_url(request))
+        if self.tournament.public:  # the push process serves public tables only (reread)
+            context["read_url"] = reread.read_url(self.tournament, request.GET, get_language())
         html = cache.get(key + ":html")
         if html is None:
             rows = standings_rows(res)
