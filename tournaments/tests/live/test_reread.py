@@ -204,3 +204,11 @@ def test_one_reader_asks_the_view_and_the_others_wait_for_its_table(asgi_server:
     [(status, body, took)] = waited
     assert status == 200 and body == view[2]
     assert 0.3 < took < reread.READ_WAIT
+
+
+def test_a_long_round_text_gets_a_key_of_its_own() -> None:
+    """``?round=0000000000012`` is round 12: cut to 12 characters it was round 1's key."""
+    from tournaments.results.display import asked_key
+
+    one, twelve = (asked_key(1, 0.0, text, "", "ru") for text in ("000000000001", "0000000000012"))
+    assert one != twelve and asked_key(1, 0.0, "0000000000012", "", "ru") == twelve
