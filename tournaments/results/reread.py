@@ -103,6 +103,10 @@ def _look(where: Where, since: float) -> Look:
     look = Look(public=True)
     if latest is not None:
         look.html = cache.get(latest[0] + ":html")
+        if look.html is None and float(latest[1]) >= since:
+            # computed, its html being rendered (the view caches it just after): wait for it
+            look.computing = True
+            return look
         look.started = float(latest[1]) if look.html is not None else 0.0
     if look.started >= since:
         return look
