@@ -36,8 +36,9 @@ migrate: $(VENV)/.runtime-installed
 seed: migrate
 	$(PY) manage.py seed_demo
 
-# uvicorn serves the pages and their WebSockets (pages update themselves through the in-process
-# channel layer: one process, no Redis needed); whitenoise serves the static files in DEBUG.
+# uvicorn serves the pages, their WebSockets and the standings they re-read when told (/live-read/),
+# all in one process: the in-process channel layer and the local-memory cache need no Redis;
+# whitenoise serves the static files in DEBUG.
 run: seed
 	@echo "Serving on http://$(HOST):$(PORT)/"
 	$(PY) -m uvicorn config.asgi:application --host $(HOST) --port $(PORT)

@@ -11,15 +11,18 @@ scratch database (``bench_push``), the pages and the API under gunicorn (4 sync 
 layer), and a Celery worker. Meanwhile:
 
 - ``--spectators`` clients open ``/ws/live/<tournament>/`` and, as ``static/js/live.js`` does,
-  re-read the standings fragment (``?fragment=1&since=<at>``, ``at`` the pushed time of the
-  change) whenever they are told the standings changed (one read at a time each; a message
-  during a read asks for one more);
+  re-read the standings whenever they are told they changed (one read at a time each; a message
+  during a read asks for one more): first the page's ``data-live-read`` address with
+  ``&since=<at>`` (``at`` the pushed time of the change) from uvicorn, which answers from the
+  cache (``tournaments.results.reread``); on anything but 200, the page's
+  ``data-fragment-url`` with ``&since=<at>`` from gunicorn, which computes the table;
 - a chief referee confirms a submitted protocol every ``--confirm-every`` seconds through the
   API, while the referees record and after, ``--confirmations`` in all.
 
 Reported: for every confirmation and every spectator, the time from sending the confirmation
 to that spectator holding a standings table that counts it (its "still playing" rows fewer),
-p50/p95/p99 (target p95 ≤ 2 s), spectators that never got it; the fragment reads; and
+p50/p95/p99 (target p95 ≤ 2 s), spectators that never got it; the reads (whole, and how many
+the push process answered itself, how many went on to the view); and
 ``load_hall``'s deal figures (target ≥ 150 deals/s sustained, p99 ≤ 300 ms) and database check.
 """
 
@@ -27,8 +30,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import html as htmllib
 import json
 import os
+import re
 import sys
 import time
 import uuid
@@ -68,18 +73,55 @@ class Push:
     #: (time the confirmation was sent, tables confirmed after it)
     confirmations: list[tuple[float, int]] = field(default_factory=list)
     reads: list[float] = field(default_factory=list)
+    #: reads answered by the push process (200), and those that went on to the view
+    fast: int = 0
+    fallback: int = 0
     connected: int = 0
     refused: int = 0
     messages: int = 0
 
 
-async def spectator(ws_client: Any, http: Any, url: str, tournament: int, push: Push,
+@dataclass
+class Page:
+    """What the standings page gives its script (``static/js/live.js``)."""
+
+    fragment: str  # data-fragment-url, read from gunicorn
+    read: str  # data-live-read, read from uvicorn ("" when the page gives none)
+
+
+async def standings_page(http: Any, tournament: int) -> Page:
+    async with http.get(f"/tournaments/{tournament}/standings/") as answer:
+        text = await answer.text()
+
+    def attribute(name: str) -> str:
+        found = re.search(rf'{name}="([^"]*)"', text)
+        return htmllib.unescape(found[1]) if found else ""
+
+    return Page(attribute("data-fragment-url"), attribute("data-live-read"))
+
+
+async def read_once(ws_client: Any, http: Any, page: Page, since: float, push: Push) -> str:
+    """As live.js: the push process's table when it has one read after ``since``, else the
+    view's (which computes it)."""
+    if page.read and since:
+        async with ws_client.get(f"{page.read}&since={since}") as answer:
+            text = await answer.text()
+            if answer.status == 200:
+                push.fast += 1
+                return str(text)
+        push.fallback += 1
+    joiner = "&" if "?" in page.fragment else "?"
+    target = f"{page.fragment}{joiner}since={since}" if since else page.fragment
+    async with http.get(target) as answer:
+        return str(await answer.text())
+
+
+async def spectator(ws_client: Any, http: Any, url: str, tournament: int, page: Page, push: Push,
                     ready: asyncio.Event, stop: asyncio.Event) -> None:  # fmt: skip
     seen: list[tuple[float, int]] = []
     push.seen.append(seen)
     wanted = asyncio.Event()
     since = [0.0]
-    fragment = f"/tournaments/{tournament}/standings/?fragment=1&since="
 
     async def reader() -> None:
         while not stop.is_set():
@@ -87,8 +129,7 @@ async def spectator(ws_client: Any, http: Any, url: str, tournament: int, push: 
             wanted.clear()
             start = time.perf_counter()
             try:
-                async with http.get(f"{fragment}{since[0]}") as answer:
-                    html = await answer.text()
+                html = await read_once(ws_client, http, page, since[0], push)
             except Exception:  # noqa: BLE001 - counted as a missing update
                 continue
             now = time.perf_counter()
@@ -169,8 +210,10 @@ async def run(url: str, hall: Any, chief_token: str, args: argparse.Namespace) -
     sockets = aiohttp.ClientSession(base_url=args.push_url or url, connector=connector)
     async with sockets as ws_client, hall_bench.session(url, args.read_connections) as http:
         ready = [asyncio.Event() for _ in range(args.spectators)]
+        page = await standings_page(http, hall.tournament)
+        print(f"standings page: re-read {page.read or '(none)'}, else {page.fragment}")
         watchers = [asyncio.create_task(spectator(ws_client, http, args.push_url or url,
-                                                  hall.tournament, push, ready[i], stop))
+                                                  hall.tournament, page, push, ready[i], stop))
                     for i in range(args.spectators)]  # fmt: skip
         try:
             await asyncio.wait_for(asyncio.gather(*(r.wait() for r in ready)), 60)
@@ -202,7 +245,12 @@ def main() -> None:
     parser.add_argument("--push-workers", type=int, default=1, help="uvicorn workers")
     parser.add_argument("--read-connections", type=int, default=100)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--scratch", default="bench_push",
+                        help="the scratch database's name (dropped before and after)")
     args = parser.parse_args()
+    if not re.fullmatch(r"[a-z_][a-z0-9_]{0,40}", args.scratch):
+        sys.exit("--scratch: lower-case letters, digits and _ only")
+    hall_bench.SCRATCH = args.scratch
     # what load_hall's load() reads besides: no polling spectators of its own
     args.poll, args.threads = 20.0, 1
     args.resend, args.doubles, args.push_url = 0.05, 0.03, ""
@@ -265,7 +313,8 @@ def main() -> None:
         print(f"confirmations: {len(push.confirmations)} ({during} while the referees recorded)")
         print(f"confirmation -> every spectator's table: {hall_bench.percentiles(found)}; "
               f"never updated: {missing}")  # fmt: skip
-        print(f"fragment reads:    {hall_bench.percentiles(push.reads)}")
+        print(f"standings reads:   {hall_bench.percentiles(push.reads)}; answered by the push "
+              f"process {push.fast}, sent on to the view {push.fallback}")  # fmt: skip
         print(f"CPU over the {elapsed:.1f} s of deals: "
               + ", ".join(f"{k} {after[k] - before.get(k, 0):.1f} s" for k in after))
         ordered = sorted(found)

@@ -135,6 +135,13 @@ def test_systemd_units_run_the_real_entry_points_as_a_dedicated_user() -> None:
     assert "proxy_pass http://domino_push;" in ws and "proxy_http_version 1.1;" in ws
     assert "proxy_set_header Upgrade $http_upgrade;" in ws
     assert "proxy_set_header Connection $connection_upgrade;" in ws
+    # the standings re-read after a push (results.reread): plain HTTP to the same uvicorn
+    read = nginx[nginx.index("location /live-read/ {"):]
+    read = read[: read.index("}")]
+    assert "proxy_pass http://domino_push;" in read and "proxy_http_version 1.1;" in read
+    from tournaments.results.reread import PREFIX
+
+    assert PREFIX == "/live-read/"
 
 
 def test_the_entry_points_load() -> None:

@@ -3,7 +3,9 @@
 // data-fragment-url when the server says one of its parts changed, and swaps it in; with
 // data-live-event it only dispatches "live:refresh" on itself (the hall's script re-reads).
 // The message carries no data, only {"part", "round", "at"}: the fragment comes through the page's
-// own cached, access-checked view. While the socket is not open (refused, blocked, the server
+// own cached, access-checked view. An element with data-live-read (public standings) first asks
+// that address, answered by the push process from the cache (tournaments.results.reread): 200 is
+// the table, anything else means "ask the page's own view", which then computes it. While the socket is not open (refused, blocked, the server
 // without WebSockets) the element polls every data-refresh seconds instead, and the socket is
 // tried again with a growing pause. data-live-state says which: "push" or "polling".
 (function () {
@@ -65,6 +67,15 @@
     var stopped = false;
     var entry = connect(box.dataset.liveSocket);
 
+    // the table from the push process when it has one read after since; null: ask the view
+    function fastRead(since) {
+      var read = box.dataset.liveRead;
+      if (!since || !read) { return Promise.resolve(null); }
+      return fetch(read + (read.indexOf("?") < 0 ? "?" : "&") + "since=" + since, { credentials: "omit" })
+        .then(function (response) { return response.status === 200 ? response.text() : null; })
+        .catch(function () { return null; });
+    }
+
     // since: when the pushed change was committed (seconds); the fragment must be read after
     function refresh(since) {
       if (stopped) { return; }
@@ -76,8 +87,12 @@
       if (busy) { again = since || again || true; return; }
       busy = true;
       var target = url + (since ? (url.indexOf("?") < 0 ? "?" : "&") + "since=" + since : "");
-      fetch(target, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
-        .then(function (response) { return response.ok || response.status === 400 ? response.text() : null; })
+      fastRead(since)
+        .then(function (html) {
+          if (html !== null) { return html; }
+          return fetch(target, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
+            .then(function (response) { return response.ok || response.status === 400 ? response.text() : null; });
+        })
         .then(function (html) {
           if (html === null) { return; }
           box.innerHTML = html;

@@ -3,6 +3,8 @@
     results_table(tournament, round_number=None, scope=None) -> Results    standings + columns
     cached_results_table(tournament, round_number, scope) -> (Results, key) the same, cached
     fresh_key(tournament, round_number, scope, since) -> key | None   a table computed after
+    asked_key(tournament_id, created, round_number, scope, language)  where ``fresh_key`` starts
+                                             (``results.reread`` reads the same, without a query)
     spectator_max_age(user) -> int           how old a spectator's live table may be
     parse_round / parse_scope                a page's or the API's ``?round=`` and ``?scope=``
 
@@ -12,6 +14,7 @@ Reads ``results.tables`` and never writes. A finished round's standings come fro
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -240,6 +243,7 @@ def cached_results_table(
     rounds = counted_rounds(tournament)
     chosen = parse_round(round_number, rounds)
     scope = parse_scope(scope, tournament)
+    checked = time.time()  # the stamp read below counts every change committed before this
     stamp = snapshots.results_stamp(tournament)
     created = tournament.created_at.timestamp() if tournament.created_at else 0
     base = f"results:{tournament.pk}:{created}:{chosen}:{scope}:{get_language()}"
@@ -248,6 +252,8 @@ def cached_results_table(
     cache.set(asked, base, CACHE_SECONDS)
     res = cache.get(key)
     if res is not None:
+        if since is not None:
+            _mark_fresh(base, key, checked, since)
         return res, key
     recent = _recent(base, max_age, since)
     if recent is not None:
@@ -276,11 +282,36 @@ def cached_results_table(
     return res, key
 
 
+def _mark_fresh(base: str, key: str, checked: float, since: float) -> None:
+    """A page told of a change at ``since`` found the current table cached: nothing the
+    standings count changed (a round's clock, the hall), yet readers waiting for a table read
+    after ``since`` (``fresh_key``, ``results.reread``) must hear that this one is it."""
+    latest = cache.get(base + ":latest")
+    if latest is None or latest[1] < since:
+        cache.set(base + ":latest", (key, checked), CACHE_SECONDS)
+
+
 def _asked(tournament: Tournament, round_number: Any, scope: Any) -> str:
     """Where the cache keeps which table a page's ``?round=&scope=`` last meant."""
     created = tournament.created_at.timestamp() if tournament.created_at else 0
-    asked = f"{str(round_number or '')[:12]}:{str(scope or '')[:12]}"
-    return f"results-asked:{tournament.pk}:{created}:{asked}:{get_language()}"
+    return asked_key(tournament.pk, created, round_number, scope, get_language())
+
+
+def asked_key(tournament_id: int, created: float, round_number: Any, scope: Any,
+              language: str) -> str:  # fmt: skip
+    """``_asked`` from plain values: the push process's re-read (``results.reread``) has no
+    tournament object, only the id and creation time one query gives."""
+    return (f"results-asked:{tournament_id}:{created}:{_as_text(round_number)}:"
+            f"{_as_text(scope)}:{language}")  # fmt: skip
+
+
+def _as_text(value: Any) -> str:
+    # a long text is hashed, not cut: "0000000000012" (round 12) must not share the key of
+    # "000000000001" (round 1)
+    text = str(value or "")
+    if len(text) <= 12:
+        return text
+    return "#" + hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:24]
 
 
 def fresh_key(tournament: Tournament, round_number: Any, scope: Any, since: float) -> str | None:

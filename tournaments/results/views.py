@@ -22,13 +22,14 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views import View
 
 from tournaments import access, selectors
 from tournaments.errors import TournamentError
 from tournaments.models import Player, PlayerRating, RatingChange, Round, Tournament
-from tournaments.results import crosstable, display, exports, history, ledger
+from tournaments.results import crosstable, display, exports, history, ledger, reread
 
 #: the live standings page re-fetches its table this often (seconds)
 REFRESH_SECONDS = 20
@@ -216,6 +217,8 @@ class StandingsView(TournamentPage):
         )  # fmt: skip
         context = self.base_context(res)
         context.update(refresh=REFRESH_SECONDS, fragment_url=fragment_url(request))
+        if self.tournament.public:  # the push process serves public tables only (reread)
+            context["read_url"] = reread.read_url(self.tournament, request.GET, get_language())
         html = cache.get(key + ":html")
         if html is None:
             fragment = {**context, "rows_html": rows_html(res), "columns": res.columns}
