@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from tournaments import standings as pure
@@ -60,11 +61,12 @@ class Table:
     lines: list[Line]
 
 
-_ROW_FIELDS: tuple[str, ...] = pure.Row._fields
+_ROW_FIELDS: tuple[str, ...] = pure.Row.__slots__  # type: ignore[attr-defined]
+_row_values = attrgetter(*_ROW_FIELDS)
 
 
 def row_dict(row: pure.Row) -> dict[str, Any]:
-    data = dict(zip(_ROW_FIELDS, row, strict=True))
+    data = dict(zip(_ROW_FIELDS, _row_values(row), strict=True))
     data["tiebreaks"] = list(row.tiebreaks)
     return data
 

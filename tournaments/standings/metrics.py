@@ -261,46 +261,18 @@ def sonneborn_berger(items: Sequence[Contribution]) -> float:
     return float(sum(item.opponent_score * item.fraction for item in items))
 
 
-def opponent_figures(
-    games: Sequence[Game], settings: Settings, own_score: int, adjusted: Mapping[int, int]
-) -> tuple[float, float, float, float]:
-    """(Buchholz, cut-1, median Buchholz, Sonneborn-Berger) of one participant in one pass over
-    its games, without building its ``contributions``: a live table computes them for every
-    entry. The same values as ``buchholz`` … ``sonneborn_berger`` of the contributions, each
-    summed over the same scores in the same order, with the same round cut (the first lowest of
-    the voluntary rounds, else of all; then the first highest of the rest); the property test
-    ``test_every_metric_is_the_one_its_definition_gives`` holds them to it."""
-    win = settings.win
-    share = ({"win": 1.0, "draw": settings.draw / win, "loss": settings.loss / win} if win
-             else {"win": 0.0, "draw": 0.0, "loss": 0.0})  # fmt: skip
-    scores: list[float] = []
-    weighted: list[float] = []
-    voluntary: list[int] = []  # indexes of the voluntary unplayed rounds
-    for game in games:
-        score: float
-        if not game.played:
-            fraction = scored(game, settings) / win if win else 0.0
-            if game.kind in VOLUNTARY:
-                voluntary.append(len(scores))
-            score = own_score
-        else:
-            fraction = share[game.result]
-            if game.opponents:
-                score = sum(adjusted[o] for o in game.opponents) / len(game.opponents)
-            elif game.opponent is not None:
-                score = adjusted[game.opponent]
-            else:
-                score = own_score
-        scores.append(score)
-        weighted.append(score * fraction)
-    if not scores:
+def opponent_metrics(items: Sequence[Contribution]) -> tuple[float, float, float, float]:
+    """(Buchholz, cut-1, median Buchholz, Sonneborn-Berger) together, from one cut list:
+    the same values as the four functions above, summed in the same order, without building
+    the cut lists twice (a thousand-entry table computes them for every entry)."""
+    if not items:
         return 0.0, 0.0, 0.0, 0.0
-    if voluntary:
-        lowest = min(voluntary, key=scores.__getitem__)  # the first of the lowest
-    else:
-        lowest = scores.index(min(scores))
-    remaining = scores[:lowest] + scores[lowest + 1:]
-    cut1 = float(sum(remaining))
+    scores = [item.opponent_score for item in items]
+    bh = float(sum(scores))
+    sb = float(sum(item.opponent_score * item.fraction for item in items))
+    remaining = _without_lowest(items)
+    cut1 = float(sum(item.opponent_score for item in remaining))
     if remaining:
-        del remaining[remaining.index(max(remaining))]
-    return float(sum(scores)), cut1, float(sum(remaining)), float(sum(weighted))
+        remaining.remove(max(remaining, key=lambda item: item.opponent_score))
+    median = float(sum(item.opponent_score for item in remaining))
+    return bh, cut1, median, sb

@@ -128,12 +128,13 @@ def standings(
     }
     totals = {pid: tally[0] for pid, tally in tallies.items()}
     adjusted = {pid: tally[1] for pid, tally in tallies.items()}
-    lots = lot(ids, settings.seed)
-    # each opponent-based metric once per participant: the order and the rows both read it
-    opponent = {
-        pid: metrics.opponent_figures(games_of[pid], settings, totals[pid].match_points, adjusted)
+    contributions = {
+        pid: metrics.contributions(games_of[pid], settings, totals[pid].match_points, adjusted)
         for pid in ids
     }
+    lots = lot(ids, settings.seed)
+    # each opponent-based metric once per participant: the order and the rows both read it
+    opponent = {pid: metrics.opponent_metrics(contributions[pid]) for pid in ids}
     bh = {pid: values[0] for pid, values in opponent.items()}
     cut1 = {pid: values[1] for pid, values in opponent.items()}
     median = {pid: values[2] for pid, values in opponent.items()}

@@ -140,7 +140,7 @@ def test_every_metric_is_the_one_its_definition_gives(
     raw_sanctions: list[tuple[int, int, int, int]],
 ) -> None:
     """The table computes totals and the opponents' view in one pass (``metrics.tally``) and
-    the four opponent metrics together (``metrics.opponent_figures``) for speed: every value
+    the four opponent metrics together (``metrics.opponent_metrics``) for speed: every value
     equals the one the separate definitions in ``metrics`` give."""
     from collections import defaultdict
 
