@@ -1,7 +1,7 @@
 """A finished round's games, kept so that the live standings of later rounds need not re-read
 every table of every earlier round.
 
-    keep(round_, games, cells, basis)             after ``take_snapshot`` computed its ledger
+    keep(round_, ledger)                          after ``take_snapshot`` computed its ledger
     kept(tournament, numbers, basis) -> {number: Kept}   the stored rounds among ``numbers``
     basis(tournament, swap, sides) -> str         the settings the games are derived under
 
@@ -27,12 +27,14 @@ existed.
 from __future__ import annotations
 
 import marshal
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tournaments import standings as pure
 from tournaments.models import Round, RoundGames, Tournament
+
+if TYPE_CHECKING:
+    from tournaments.results.ledger import Ledger
 
 #: the kinds of a game that a table gave (the others are worked out at each load)
 PLACED_KINDS = frozenset({"", "bye", "forfeit_win", "forfeit_loss"})
@@ -56,15 +58,13 @@ def basis(tournament: Tournament, swap: bool, sides: tuple[str, ...]) -> str:
     return f"m{MARSHAL_VERSION}:{tournament.bye_result}:{int(swap)}:{','.join(sides)}"
 
 
-def keep(round_: Round, games_: Iterable[pure.Game], cells: Mapping[int, Mapping[int, Any]],
-         basis_: str) -> None:  # fmt: skip
-    """Store the games ``round_``'s tables gave, from a ledger's games and cells (entry ->
-    round -> ``ledger.Cell``; a ledger loaded with its cells)."""
+def keep(round_: Round, ledger: Ledger, basis_: str) -> None:
+    """Store the games ``round_``'s tables gave, from a ledger loaded with its cells."""
     number = round_.number
-    games = [tuple(g) for g in games_ if g.round == number and g.kind in PLACED_KINDS]
+    games = [tuple(g) for g in ledger.games if g.round == number and g.kind in PLACED_KINDS]
     pending = []
     tables = set()
-    for entry_id, by_round in cells.items():
+    for entry_id, by_round in ledger.cells.items():
         cell = by_round.get(number)
         if cell is not None and cell.kind == "pending":
             pending.append(entry_id)

@@ -110,8 +110,8 @@ def take_snapshot(round_: Round) -> int:
                  for row in ranked]  # fmt: skip
     Standing.objects.bulk_create(rows, batch_size=1000)
     # the round's games too, for the live standings of the later rounds (``round_games``)
-    round_games.keep(round_, ledger.games, ledger.cells,
-                     round_games.basis(tournament, _swapped(tournament), _sides_of(tournament)))
+    round_games.keep(round_, ledger, round_games.basis(tournament, _swapped(tournament),
+                                                       _sides_of(tournament)))  # fmt: skip
     return len(rows)
 
 
