@@ -358,40 +358,30 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     pending_tables = len({(info["round"], info["table"]) for pid, info in tables.items()
                           if info["sides"] and not forfeits.get(pid)
                           and info["match"] not in decided})  # fmt: skip
-    # who had a place in each round: set operations rather than a dict per entry, since the
-    # stored rounds come as whole lists (``Kept.placed``)
-    seated: dict[int, set[int]] = {number: set() for number in rounds}
-    pending: dict[int, int] = {}
-    for entry_id, by_round in placed.items():
-        for number, kind in by_round.items():
-            seated[number].add(entry_id)
-            if kind == "pending":
-                pending[entry_id] = pending.get(entry_id, 0) + 1
     for number, stored in kept.items():
         per_round[number] = stored.games
-        seated[number] = set(stored.placed)
+        for game in stored.games:
+            placed[game.participant][number] = game.kind
         for entry_id in stored.pending:
-            pending[entry_id] = pending.get(entry_id, 0) + 1
+            placed[entry_id][number] = "pending"
         pending_tables += stored.pending_tables
     games: list[pure.Game] = [game for number in rounds for game in per_round[number]]
 
     # rounds without a place: absent, late, or withdrawn
-    counted = set(entries)
-    if tournament.format == Tournament.Format.TEAMS:  # a team's rounds are its pairs'
-        counted = {pk for pk, entry in entries.items() if entry.team_id is not None}
-    unseated = {number: counted - seated[number] for number in rounds}
-    missing = set().union(*unseated.values())
     for entry_id, entry in entries.items():
-        if entry_id not in missing:
-            continue
-        last = max((n for n in rounds if entry_id in seated[n]), default=0)
+        if entry.team_id is None and tournament.format == Tournament.Format.TEAMS:
+            continue  # a team's rounds are its pairs'
+        own = placed.get(entry_id, {})
+        last = max(own, default=0)
         for number in rounds:
-            if entry_id not in unseated[number]:
+            if number in own:
                 continue
             withdrawn = entry.status == Entry.Status.WITHDRAWN and number > last
             kind = "withdrawn" if withdrawn and (entry_id, number) not in absent else "absent"
             games.append(pure.Game(number, entry_id, None, "loss", played=False, kind=kind))  # type: ignore[arg-type]
             if with_cells:
                 cells[entry_id][number] = Cell(number, kind, "loss")
+    pending = {entry_id: sum(1 for kind in by_round.values() if kind == "pending")
+               for entry_id, by_round in placed.items()}  # fmt: skip
     return Ledger(tournament, entries, rounds, games, sanctions, dict(cells), pending,
                   pending_tables)  # fmt: skip

@@ -45,7 +45,6 @@ class Kept:
     games: list[pure.Game]
     pending: list[int]  # entries whose table was still in play
     pending_tables: int
-    placed: list[int]  # every entry with a place in the round (its games' and ``pending``)
 
 
 #: the version of ``marshal``'s format the games are written in (stable across Python 3)
@@ -69,8 +68,7 @@ def keep(round_: Round, ledger: Ledger, basis_: str) -> None:
         if cell is not None and cell.kind == "pending":
             pending.append(entry_id)
             tables.add(cell.table)
-    placed = sorted({g[1] for g in games} | set(pending))
-    data = marshal.dumps((games, sorted(pending), len(tables), placed), MARSHAL_VERSION)
+    data = marshal.dumps((games, sorted(pending), len(tables)), MARSHAL_VERSION)
     # one statement (an upsert): the snapshot is retaken in the transaction of every correction
     RoundGames.objects.bulk_create([RoundGames(round=round_, basis=basis_, data=data)],
                                    update_conflicts=True, unique_fields=["round"],
@@ -90,6 +88,6 @@ def kept(tournament: Tournament, numbers: list[int], basis_: str) -> dict[int, K
     make = pure.Game._make
     for number, data in rows:
         # written by ``keep`` alone, from this database: not outside input
-        games, pending, pending_tables, placed = marshal.loads(bytes(data))  # noqa: S302
-        result[number] = Kept(list(map(make, games)), pending, pending_tables, placed)
+        games, pending, pending_tables = marshal.loads(bytes(data))  # noqa: S302
+        result[number] = Kept(list(map(make, games)), pending, pending_tables)
     return result
