@@ -183,9 +183,7 @@ def gc_paused() -> Iterator[None]:
     """Python's cyclic collector paused while a table is computed: a live table of a thousand
     entries allocates some hundred thousand tuples and rows, none of them in a cycle, and a
     collection in the middle of that found nothing to free and cost 30–40 ms of the page's 150
-    (issue 16). Reference counting frees everything as usual; the collector runs again after.
-    It runs at once if what was built is still held then (it counts the objects allocated and
-    not yet freed): pages pause it until they have returned (``views.TournamentPage``)."""
+    (issue 16). Reference counting frees everything as usual; the collector runs again after."""
     enabled = gc.isenabled()
     gc.disable()
     try:
