@@ -7,6 +7,7 @@ rounds) and returns numbers; ordering and ranks live in ``ranking``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from .types import VOLUNTARY, Game, Result, Settings
@@ -65,10 +66,9 @@ def game_efectividad(game: Game, settings: Settings) -> float:
     return float(min(game.points_for, target) - min(game.points_against, target))
 
 
-class Totals(NamedTuple):
-    """Sums over one participant's rounds (scores already net of sanctions). A named tuple: a
-    big event builds one per participant on every live table, and it is built several times
-    faster than a frozen dataclass."""
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """Sums over one participant's rounds (scores already net of sanctions)."""
 
     match_points: int
     wins: int
@@ -95,18 +95,6 @@ def totals(
 ) -> Totals:
     """Sum one participant's games; ``deductions`` maps a round to the match points deducted,
     ``game_points`` is the points recorded deducted (off the points scored and efectividad)."""
-    return tally(games, settings, deductions, last_round, game_points)[0]
-
-
-def tally(
-    games: Sequence[Game],
-    settings: Settings,
-    deductions: Mapping[int, int],
-    last_round: int,
-    game_points: int = 0,
-) -> tuple[Totals, int]:
-    """``totals`` and ``adjusted_score`` (the deductions summed) in one pass over the games:
-    the standings need both for every participant."""
     by_round: dict[int, int] = {}
     wins = games_won = draws = losses = 0
     points_for = points_against = deals = 0
@@ -116,9 +104,6 @@ def tally(
     win, draw, loss = settings.win, settings.draw, settings.loss
     target = settings.target
     capped = target is not None and settings.efectividad != "plain"
-    # for ``adjusted_score``: the last round played (or won unplayed) and the unplayed rounds
-    counted_until = 0
-    unplayed: list[tuple[int, int]] = []
     for game in games:
         played = game.played
         result = game.result if played or game.kind != "bye" else settings.bye_result
@@ -140,23 +125,13 @@ def tally(
         deals += game.deals_won
         if not played:
             efectividad += game_efectividad(game, settings)
-            unplayed.append((number, scored))
-            if game.kind in ("bye", "forfeit_win") and number > counted_until:
-                counted_until = number
         elif capped and game.end == "target" and result != "draw":
             efectividad += float(min(ours, target) - min(theirs, target))  # type: ignore[type-var]
         else:
             efectividad += float(ours - theirs)
-        if played and number > counted_until:
-            counted_until = number
-    # the opponents' view (``adjusted_score``): unplayed rounds after the last counted one are
-    # draws, deductions stay
-    adjusted = sum(by_round.values()) + sum(
-        draw - points for number, points in unplayed if number > counted_until
-    )
-    cumulative = progressive = 0
     for round_number, points in deductions.items():
         by_round[round_number] = by_round.get(round_number, 0) - points
+    cumulative = progressive = 0
     for round_number in range(1, last_round + 1):
         cumulative += by_round.get(round_number, 0)
         progressive += cumulative
@@ -171,7 +146,7 @@ def tally(
         deals_won=deals,
         efectividad=efectividad - game_points,
         progressive=progressive,
-    ), adjusted - sum(deductions.values())
+    )
 
 
 def adjusted_score(games: Iterable[Game], settings: Settings, deduction: int) -> int:

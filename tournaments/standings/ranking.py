@@ -120,14 +120,16 @@ def standings(
         per_round[sanction.round] = per_round.get(sanction.round, 0) + sanction.points
         game_points[sanction.participant] += sanction.game_points
 
-    tallies = {
-        pid: metrics.tally(
-            games_of[pid], settings, deductions.get(pid, {}), last_round, game_points.get(pid, 0)
+    totals = {
+        pid: metrics.totals(
+            games_of[pid], settings, deductions[pid], last_round, game_points.get(pid, 0)
         )
         for pid in ids
     }
-    totals = {pid: tally[0] for pid, tally in tallies.items()}
-    adjusted = {pid: tally[1] for pid, tally in tallies.items()}
+    adjusted = {
+        pid: metrics.adjusted_score(games_of[pid], settings, sum(deductions[pid].values()))
+        for pid in ids
+    }
     contributions = {
         pid: metrics.contributions(games_of[pid], settings, totals[pid].match_points, adjusted)
         for pid in ids
