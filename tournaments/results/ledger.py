@@ -51,7 +51,6 @@ from tournaments.models import (
     Sanction,
     Tournament,
 )
-from tournaments.results import round_games
 
 COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
 
@@ -121,31 +120,12 @@ class Cell:
     side: str = ""
 
 
-@dataclass(slots=True)
-class EntryFacts:
-    """What the standings read of an entry, from plain values: ``load(players=False)`` builds
-    these rather than a thousand ``Entry`` models with their clubs (12 ms of a live page)."""
-
-    pk: int
-    name: str
-    status: str
-    team_id: int | None
-    club_name: str
-
-
-def club_name(entry: Entry | EntryFacts) -> str:
-    if isinstance(entry, EntryFacts):
-        return entry.club_name
-    return entry.club.name if entry.club else ""
-
-
 @dataclass
 class Ledger:
     """Everything the standings of one tournament need, loaded once."""
 
     tournament: Tournament
-    #: ``Entry`` models with their clubs (and players), or ``EntryFacts`` (``players=False``)
-    entries: dict[int, Any]
+    entries: dict[int, Entry]
     rounds: list[int]
     games: list[pure.Game]
     sanctions: list[Sanction]
@@ -224,27 +204,17 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     ``with_cells=False`` leaves ``cells`` empty (the standings need only the games and the
     counts of tables in play; the crosstable and the exports read the cells).
 
-    ``players=False`` leaves the entries' players unloaded and the entries as ``EntryFacts``
-    (plain values: name, status, team, club's name): the entries' standings name players
-    through ``entry_players`` instead, which is several times cheaper for a big field.
+    ``players=False`` leaves the entries' players unloaded (``entry.players.all()`` would then
+    query): the entries' standings name players through ``entry_players`` instead, which is
+    several times cheaper for a big field.
     """
     rounds_qs = tournament.round_set.filter(status__in=COUNTED)
     if upto_round is not None:
         rounds_qs = rounds_qs.filter(number__lte=upto_round)
-    statuses = dict(rounds_qs.values_list("number", "status"))
-    rounds = sorted(statuses)
-    swap = _swapped(tournament)
-    sides_read = _sides_of(tournament)
-    # the finished rounds' games as their last snapshot stored them (``round_games``), unless
-    # the cells are wanted (only the tables have them)
-    kept = {} if with_cells else round_games.kept(
-        tournament, [n for n in rounds if statuses[n] == Round.Status.FINISHED],
-        round_games.basis(tournament, swap, sides_read),
-    )  # fmt: skip
-    fresh = [n for n in rounds if n not in kept]
-    entries: dict[int, Any]
+    rounds = sorted(rounds_qs.values_list("number", flat=True))
+    entry_qs = tournament.entries.select_related("club")
     if players:
-        entry_qs = tournament.entries.select_related("club").prefetch_related(
+        entry_qs = entry_qs.prefetch_related(
             Prefetch(
                 "players",
                 queryset=Player.objects.select_related("club").order_by(
@@ -252,26 +222,21 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
                 ),
             )
         )
-        entries = {e.pk: e for e in entry_qs}
-    else:
-        entries = {
-            pk: EntryFacts(pk, name, status, team_id, club or "")
-            for pk, name, status, team_id, club in tournament.entries.values_list(
-                "pk", "name", "status", "team_id", "club__name")
-        }  # fmt: skip
+    entries = {e.pk: e for e in entry_qs}
     last = rounds[-1] if rounds else 0
     places = (
         PairingEntry.objects.filter(round__tournament=tournament, round__status__in=COUNTED,
-                                    round__number__in=fresh)
+                                    round__number__lte=last)
         .order_by("round__number", "pairing_id", "side", "position")
         .values_list("round__number", "pairing_id", "pairing__table", "entry_id", "side",
                      "pairing__match_id")
-    ) if fresh else []  # fmt: skip
+    )  # fmt: skip
     # the decided tables' results, the JSON keys of every side read as text by the database
     decided: dict[int, tuple[str, str, dict[str, int], dict[str, int]]] = {}
-    for pk, winner, end, *values in [] if not fresh else Match.objects.filter(
+    sides_read = _sides_of(tournament)
+    for pk, winner, end, *values in Match.objects.filter(
         pairing__round__tournament=tournament, pairing__round__status__in=COUNTED,
-        pairing__round__number__in=fresh, status=Match.Status.CONFIRMED,
+        pairing__round__number__lte=last, status=Match.Status.CONFIRMED,
     ).exclude(winner="").values_list(
         "pk", "winner", "end", *(_key("totals", side) for side in sides_read),
         *(_key("deals_won", side) for side in sides_read),
@@ -307,14 +272,13 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
         else:
             info["sides"].setdefault(side, []).append(entry_id)
 
-    # each round's games apart, joined in the order of the rounds at the end: the stored
-    # rounds' and the others' then sum (floats included) in the same order as ever
-    per_round: dict[int, list[pure.Game]] = {n: [] for n in rounds}
+    swap = _swapped(tournament)
+    games: list[pure.Game] = []
+    add = games.append
     cells: dict[int, dict[int, Cell]] = defaultdict(dict)
     placed: dict[int, dict[int, str]] = defaultdict(dict)  # entry -> round -> kind
     for pairing_id, info in tables.items():
         number = info["round"]
-        add = per_round[number].append
         for entry_id in info["BYE"]:
             result = tournament.bye_result
             add(pure.Game(number, entry_id, None, result, played=False, kind="bye"))
@@ -353,18 +317,6 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
                         ours, others, info["table"], info["match"], side,
                     )  # fmt: skip
 
-    pending_tables = len({(info["round"], info["table"]) for pid, info in tables.items()
-                          if info["sides"] and not forfeits.get(pid)
-                          and info["match"] not in decided})  # fmt: skip
-    for number, stored in kept.items():
-        per_round[number] = stored.games
-        for game in stored.games:
-            placed[game.participant][number] = game.kind
-        for entry_id in stored.pending:
-            placed[entry_id][number] = "pending"
-        pending_tables += stored.pending_tables
-    games: list[pure.Game] = [game for number in rounds for game in per_round[number]]
-
     # rounds without a place: absent, late, or withdrawn
     for entry_id, entry in entries.items():
         if entry.team_id is None and tournament.format == Tournament.Format.TEAMS:
@@ -381,5 +333,8 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
                 cells[entry_id][number] = Cell(number, kind, "loss")
     pending = {entry_id: sum(1 for kind in by_round.values() if kind == "pending")
                for entry_id, by_round in placed.items()}  # fmt: skip
+    pending_tables = len({(info["round"], info["table"]) for pid, info in tables.items()
+                          if info["sides"] and not forfeits.get(pid)
+                          and info["match"] not in decided})  # fmt: skip
     return Ledger(tournament, entries, rounds, games, sanctions, dict(cells), pending,
                   pending_tables)  # fmt: skip

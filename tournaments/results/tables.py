@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Any
 
 from tournaments import standings as pure
@@ -27,14 +26,7 @@ from tournaments.models import (
     Standing,
     Tournament,
 )
-from tournaments.results.ledger import (
-    COUNTED,
-    Ledger,
-    club_name,
-    gc_paused,
-    load,
-    standings_settings,
-)
+from tournaments.results.ledger import COUNTED, Ledger, gc_paused, load, standings_settings
 from tournaments.selectors import lineups
 
 
@@ -61,12 +53,8 @@ class Table:
     lines: list[Line]
 
 
-_ROW_FIELDS: tuple[str, ...] = pure.Row.__slots__  # type: ignore[attr-defined]
-_row_values = attrgetter(*_ROW_FIELDS)
-
-
 def row_dict(row: pure.Row) -> dict[str, Any]:
-    data = dict(zip(_ROW_FIELDS, _row_values(row), strict=True))
+    data = {name: getattr(row, name) for name in row.__slots__}  # type: ignore[attr-defined]
     data["tiebreaks"] = list(row.tiebreaks)
     return data
 
@@ -114,7 +102,7 @@ def _names(players: list[tuple[int, str]]) -> list[str]:
 def _entry_names(ledger: Ledger) -> dict[int, tuple[str, str, list[str]]]:
     players = ledger_players(ledger)
     return {
-        pk: (e.name, club_name(e), _names(players.get(pk, [])))
+        pk: (e.name, e.club.name if e.club else "", _names(players.get(pk, [])))
         for pk, e in ledger.entries.items()
     }
 

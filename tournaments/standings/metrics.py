@@ -99,36 +99,20 @@ def totals(
     wins = games_won = draws = losses = 0
     points_for = points_against = deals = 0
     efectividad = 0.0
-    # ``effective_result``, ``Settings.points_for`` and ``game_efectividad`` inlined for a
-    # played game (nearly every one): the standings of a big event sum tens of thousands
-    win, draw, loss = settings.win, settings.draw, settings.loss
-    target = settings.target
-    capped = target is not None and settings.efectividad != "plain"
     for game in games:
-        played = game.played
-        result = game.result if played or game.kind != "bye" else settings.bye_result
+        result = effective_result(game, settings)
+        by_round[game.round] = by_round.get(game.round, 0) + settings.points_for(result)
         if result == "win":
             wins += 1
-            games_won += played
-            scored = win
+            games_won += game.played
         elif result == "draw":
             draws += 1
-            scored = draw
         else:
             losses += 1
-            scored = loss
-        number = game.round
-        by_round[number] = by_round.get(number, 0) + scored
-        ours, theirs = game.points_for, game.points_against
-        points_for += ours
-        points_against += theirs
+        points_for += game.points_for
+        points_against += game.points_against
         deals += game.deals_won
-        if not played:
-            efectividad += game_efectividad(game, settings)
-        elif capped and game.end == "target" and result != "draw":
-            efectividad += float(min(ours, target) - min(theirs, target))  # type: ignore[type-var]
-        else:
-            efectividad += float(ours - theirs)
+        efectividad += game_efectividad(game, settings)
     for round_number, points in deductions.items():
         by_round[round_number] = by_round.get(round_number, 0) - points
     cumulative = progressive = 0
@@ -184,24 +168,20 @@ def contributions(
     """One contribution per round: the opponent's adjusted score, or for an unplayed round a
     dummy opponent with the participant's own score (C.07, 2024)."""
     result: list[Contribution] = []
-    add = result.append
     win = settings.win
-    # the share of a win each result scores (``scored`` / win), worked out once
-    share = ({"win": 1.0, "draw": settings.draw / win, "loss": settings.loss / win} if win
-             else {"win": 0.0, "draw": 0.0, "loss": 0.0})  # fmt: skip
     for game in games:
+        fraction = scored(game, settings) / win if win else 0.0
         score: float
         if not game.played:
-            fraction = scored(game, settings) / win if win else 0.0
-            add(Contribution(own_score, fraction, game.kind in VOLUNTARY))
-            continue
-        if game.opponents:
+            score = own_score
+        elif game.opponents:
             score = sum(adjusted[o] for o in game.opponents) / len(game.opponents)
         elif game.opponent is not None:
             score = adjusted[game.opponent]
         else:
             score = own_score
-        add(Contribution(score, share[game.result], False))
+        voluntary = not game.played and game.kind in VOLUNTARY
+        result.append(Contribution(score, fraction, voluntary))
     return result
 
 
@@ -234,20 +214,3 @@ def median_buchholz(items: Sequence[Contribution]) -> float:
 
 def sonneborn_berger(items: Sequence[Contribution]) -> float:
     return float(sum(item.opponent_score * item.fraction for item in items))
-
-
-def opponent_metrics(items: Sequence[Contribution]) -> tuple[float, float, float, float]:
-    """(Buchholz, cut-1, median Buchholz, Sonneborn-Berger) together, from one cut list:
-    the same values as the four functions above, summed in the same order, without building
-    the cut lists twice (a thousand-entry table computes them for every entry)."""
-    if not items:
-        return 0.0, 0.0, 0.0, 0.0
-    scores = [item.opponent_score for item in items]
-    bh = float(sum(scores))
-    sb = float(sum(item.opponent_score * item.fraction for item in items))
-    remaining = _without_lowest(items)
-    cut1 = float(sum(item.opponent_score for item in remaining))
-    if remaining:
-        remaining.remove(max(remaining, key=lambda item: item.opponent_score))
-    median = float(sum(item.opponent_score for item in remaining))
-    return bh, cut1, median, sb

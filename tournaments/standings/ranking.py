@@ -90,23 +90,15 @@ def standings(
     known = set(ids)
     games_of: dict[int, list[Game]] = defaultdict(list)
     last_round = 0
-    # everybody a counted game names, checked against ``known`` once after the loop (a check
-    # per game was a fifth of a 1,000-entry table's time)
-    named: set[int | None] = set()
     for game in games:
         if upto_round is not None and game.round > upto_round:
             continue
+        if game.participant not in known or (game.played and (
+                (game.opponent is not None and game.opponent not in known)
+                or not known.issuperset(game.opponents))):  # fmt: skip
+            raise ValueError(f"game of an unknown participant: {game}")
         games_of[game.participant].append(game)
-        if game.played:
-            named.add(game.opponent)
-            if game.opponents:
-                named.update(game.opponents)
-        if game.round > last_round:
-            last_round = game.round
-    named.discard(None)
-    unknown = (named | games_of.keys()) - known
-    if unknown:
-        raise ValueError(f"games of unknown participants: {sorted(unknown)}")  # type: ignore[type-var]
+        last_round = max(last_round, game.round)
     if upto_round is not None:
         last_round = max(last_round, upto_round)
     deductions: dict[int, dict[int, int]] = defaultdict(dict)
@@ -136,11 +128,10 @@ def standings(
     }
     lots = lot(ids, settings.seed)
     # each opponent-based metric once per participant: the order and the rows both read it
-    opponent = {pid: metrics.opponent_metrics(contributions[pid]) for pid in ids}
-    bh = {pid: values[0] for pid, values in opponent.items()}
-    cut1 = {pid: values[1] for pid, values in opponent.items()}
-    median = {pid: values[2] for pid, values in opponent.items()}
-    sb = {pid: values[3] for pid, values in opponent.items()}
+    bh = {pid: metrics.buchholz(contributions[pid]) for pid in ids}
+    cut1 = {pid: metrics.buchholz_cut1(contributions[pid]) for pid in ids}
+    median = {pid: metrics.median_buchholz(contributions[pid]) for pid in ids}
+    sb = {pid: metrics.sonneborn_berger(contributions[pid]) for pid in ids}
     fixed: dict[str, Callable[[int], float]] = {
         "match_points": lambda pid: totals[pid].match_points,
         "wins": lambda pid: totals[pid].wins,
@@ -172,16 +163,12 @@ def standings(
                         values[pid].append(float(below))
                 refined.extend(subgroups)
                 continue
-            of = fixed[name]
-            if len(group) == 1:  # already separated: only its value is recorded
-                values[group[0]].append(float(of(group[0])))
-                refined.append(group)
-                continue
+            value = {pid: float(fixed[name](pid)) for pid in group}
+            for pid in group:
+                values[pid].append(value[pid])
             buckets: dict[float, list[int]] = defaultdict(list)
             for pid in group:
-                value = float(of(pid))
-                values[pid].append(value)
-                buckets[value].append(pid)
+                buckets[value[pid]].append(pid)
             refined.extend(buckets[key] for key in sorted(buckets, reverse=True))
         groups = refined
 
