@@ -2,7 +2,8 @@
 
     registration   Club, Player, Tournament (its setup), Entry, EntryAbsence
     rounds         Round, Pairing (a table or a bye), PairingEntry (a side of a table)
-    results        Sanction (the chief referee's), Standing (a finished round's snapshot)
+    results        Sanction (the chief referee's), Standing (a finished round's snapshot),
+                   RoundGames (a finished round's games, for the later live standings)
     imports        ArchiveImport (who imported which archive into a tournament, when)
     ratings        PlayerRating, RatingChange (derived: tournaments.ratings), Season
     substitutes    Substitute (who plays for an entry's player in some rounds)
@@ -29,6 +30,7 @@ from tournaments.models.registration import (
 from tournaments.models.results import (
     MAX_SANCTION_GAME_POINTS,
     MAX_SANCTION_MATCH_POINTS,
+    RoundGames,
     Sanction,
     Standing,
 )
@@ -39,7 +41,8 @@ __all__ = [
     "DISPLAY_SCALE", "PlayerRating", "RatingChange", "Season",
     "MAX_SANCTION_GAME_POINTS", "MAX_SANCTION_MATCH_POINTS", "SIDE_ORDER", "TIE_BREAKS",
     "ArchiveImport", "Club",
-    "Entry", "EntryAbsence", "Pairing", "PairingEntry", "Player", "Round", "Sanction", "Standing",
+    "Entry", "EntryAbsence", "Pairing", "PairingEntry", "Player", "Round", "RoundGames",
+    "Sanction", "Standing",
     "Substitute",
     "Tournament", "default_tie_breaks",
 ]

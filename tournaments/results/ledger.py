@@ -51,6 +51,7 @@ from tournaments.models import (
     Sanction,
     Tournament,
 )
+from tournaments.results import round_games
 
 COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
 
@@ -120,12 +121,31 @@ class Cell:
     side: str = ""
 
 
+@dataclass(slots=True)
+class EntryFacts:
+    """What the standings read of an entry, from plain values: ``load(players=False)`` builds
+    these rather than a thousand ``Entry`` models with their clubs (12 ms of a live page)."""
+
+    pk: int
+    name: str
+    status: str
+    team_id: int | None
+    club_name: str
+
+
+def club_name(entry: Entry | EntryFacts) -> str:
+    if isinstance(entry, EntryFacts):
+        return entry.club_name
+    return entry.club.name if entry.club else ""
+
+
 @dataclass
 class Ledger:
     """Everything the standings of one tournament need, loaded once."""
 
     tournament: Tournament
-    entries: dict[int, Entry]
+    #: ``Entry`` models with their clubs (and players), or ``EntryFacts`` (``players=False``)
+    entries: dict[int, Any]
     rounds: list[int]
     games: list[pure.Game]
     sanctions: list[Sanction]
@@ -163,7 +183,9 @@ def gc_paused() -> Iterator[None]:
     """Python's cyclic collector paused while a table is computed: a live table of a thousand
     entries allocates some hundred thousand tuples and rows, none of them in a cycle, and a
     collection in the middle of that found nothing to free and cost 30–40 ms of the page's 150
-    (issue 16). Reference counting frees everything as usual; the collector runs again after."""
+    (issue 16). Reference counting frees everything as usual; the collector runs again after.
+    It runs at once if what was built is still held then (it counts the objects allocated and
+    not yet freed): pages pause it until they have returned (``views.TournamentPage``)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -204,17 +226,27 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     ``with_cells=False`` leaves ``cells`` empty (the standings need only the games and the
     counts of tables in play; the crosstable and the exports read the cells).
 
-    ``players=False`` leaves the entries' players unloaded (``entry.players.all()`` would then
-    query): the entries' standings name players through ``entry_players`` instead, which is
-    several times cheaper for a big field.
+    ``players=False`` leaves the entries' players unloaded and the entries as ``EntryFacts``
+    (plain values: name, status, team, club's name): the entries' standings name players
+    through ``entry_players`` instead, which is several times cheaper for a big field.
     """
     rounds_qs = tournament.round_set.filter(status__in=COUNTED)
     if upto_round is not None:
         rounds_qs = rounds_qs.filter(number__lte=upto_round)
-    rounds = sorted(rounds_qs.values_list("number", flat=True))
-    entry_qs = tournament.entries.select_related("club")
+    statuses = dict(rounds_qs.values_list("number", "status"))
+    rounds = sorted(statuses)
+    swap = _swapped(tournament)
+    sides_read = _sides_of(tournament)
+    # the finished rounds' games as their last snapshot stored them (``round_games``), unless
+    # the cells are wanted (only the tables have them)
+    kept = {} if with_cells else round_games.kept(
+        tournament, [n for n in rounds if statuses[n] == Round.Status.FINISHED],
+        round_games.basis(tournament, swap, sides_read),
+    )  # fmt: skip
+    fresh = [n for n in rounds if n not in kept]
+    entries: dict[int, Any]
     if players:
-        entry_qs = entry_qs.prefetch_related(
+        entry_qs = tournament.entries.select_related("club").prefetch_related(
             Prefetch(
                 "players",
                 queryset=Player.objects.select_related("club").order_by(
@@ -222,21 +254,26 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
                 ),
             )
         )
-    entries = {e.pk: e for e in entry_qs}
+        entries = {e.pk: e for e in entry_qs}
+    else:
+        entries = {
+            pk: EntryFacts(pk, name, status, team_id, club or "")
+            for pk, name, status, team_id, club in tournament.entries.values_list(
+                "pk", "name", "status", "team_id", "club__name")
+        }  # fmt: skip
     last = rounds[-1] if rounds else 0
     places = (
         PairingEntry.objects.filter(round__tournament=tournament, round__status__in=COUNTED,
-                                    round__number__lte=last)
+                                    round__number__in=fresh)
         .order_by("round__number", "pairing_id", "side", "position")
         .values_list("round__number", "pairing_id", "pairing__table", "entry_id", "side",
                      "pairing__match_id")
-    )  # fmt: skip
+    ) if fresh else []  # fmt: skip
     # the decided tables' results, the JSON keys of every side read as text by the database
     decided: dict[int, tuple[str, str, dict[str, int], dict[str, int]]] = {}
-    sides_read = _sides_of(tournament)
-    for pk, winner, end, *values in Match.objects.filter(
+    for pk, winner, end, *values in [] if not fresh else Match.objects.filter(
         pairing__round__tournament=tournament, pairing__round__status__in=COUNTED,
-        pairing__round__number__lte=last, status=Match.Status.CONFIRMED,
+        pairing__round__number__in=fresh, status=Match.Status.CONFIRMED,
     ).exclude(winner="").values_list(
         "pk", "winner", "end", *(_key("totals", side) for side in sides_read),
         *(_key("deals_won", side) for side in sides_read),
@@ -272,13 +309,14 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
         else:
             info["sides"].setdefault(side, []).append(entry_id)
 
-    swap = _swapped(tournament)
-    games: list[pure.Game] = []
-    add = games.append
+    # each round's games apart, joined in the order of the rounds at the end: the stored
+    # rounds' and the others' then sum (floats included) in the same order as ever
+    per_round: dict[int, list[pure.Game]] = {n: [] for n in rounds}
     cells: dict[int, dict[int, Cell]] = defaultdict(dict)
     placed: dict[int, dict[int, str]] = defaultdict(dict)  # entry -> round -> kind
     for pairing_id, info in tables.items():
         number = info["round"]
+        add = per_round[number].append
         for entry_id in info["BYE"]:
             result = tournament.bye_result
             add(pure.Game(number, entry_id, None, result, played=False, kind="bye"))
@@ -317,24 +355,43 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
                         ours, others, info["table"], info["match"], side,
                     )  # fmt: skip
 
+    pending_tables = len({(info["round"], info["table"]) for pid, info in tables.items()
+                          if info["sides"] and not forfeits.get(pid)
+                          and info["match"] not in decided})  # fmt: skip
+    # who had a place in each round: set operations rather than a dict per entry, since the
+    # stored rounds come as whole lists (``Kept.placed``)
+    seated: dict[int, set[int]] = {number: set() for number in rounds}
+    pending: dict[int, int] = {}
+    for entry_id, by_round in placed.items():
+        for number, kind in by_round.items():
+            seated[number].add(entry_id)
+            if kind == "pending":
+                pending[entry_id] = pending.get(entry_id, 0) + 1
+    for number, stored in kept.items():
+        per_round[number] = stored.games
+        seated[number] = set(stored.placed)
+        for entry_id in stored.pending:
+            pending[entry_id] = pending.get(entry_id, 0) + 1
+        pending_tables += stored.pending_tables
+    games: list[pure.Game] = [game for number in rounds for game in per_round[number]]
+
     # rounds without a place: absent, late, or withdrawn
+    counted = set(entries)
+    if tournament.format == Tournament.Format.TEAMS:  # a team's rounds are its pairs'
+        counted = {pk for pk, entry in entries.items() if entry.team_id is not None}
+    unseated = {number: counted - seated[number] for number in rounds}
+    missing = set().union(*unseated.values())
     for entry_id, entry in entries.items():
-        if entry.team_id is None and tournament.format == Tournament.Format.TEAMS:
-            continue  # a team's rounds are its pairs'
-        own = placed.get(entry_id, {})
-        last = max(own, default=0)
+        if entry_id not in missing:
+            continue
+        last = max((n for n in rounds if entry_id in seated[n]), default=0)
         for number in rounds:
-            if number in own:
+            if entry_id not in unseated[number]:
                 continue
             withdrawn = entry.status == Entry.Status.WITHDRAWN and number > last
             kind = "withdrawn" if withdrawn and (entry_id, number) not in absent else "absent"
             games.append(pure.Game(number, entry_id, None, "loss", played=False, kind=kind))  # type: ignore[arg-type]
             if with_cells:
                 cells[entry_id][number] = Cell(number, kind, "loss")
-    pending = {entry_id: sum(1 for kind in by_round.values() if kind == "pending")
-               for entry_id, by_round in placed.items()}  # fmt: skip
-    pending_tables = len({(info["round"], info["table"]) for pid, info in tables.items()
-                          if info["sides"] and not forfeits.get(pid)
-                          and info["match"] not in decided})  # fmt: skip
     return Ledger(tournament, entries, rounds, games, sanctions, dict(cells), pending,
                   pending_tables)  # fmt: skip

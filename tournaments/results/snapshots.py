@@ -1,6 +1,7 @@
 """The standings kept in the database, and the fingerprint of what they depend on.
 
-    take_snapshot(round_) -> int                   the standings after a finished round
+    take_snapshot(round_) -> int                   the standings after a finished round (and
+                                                   its games, ``round_games``)
     refresh_snapshots(tournament, from_round)      retaken after a correction or a sanction,
                                                    the later rounds locked (see there)
     results_stamp(tournament) -> str               one query; changes whenever the standings may
@@ -27,7 +28,8 @@ from tournaments.models import (
     Standing,
     Tournament,
 )
-from tournaments.results.ledger import load
+from tournaments.results import round_games
+from tournaments.results.ledger import _sides_of, _swapped, load
 from tournaments.results.tables import entry_rows, row_dict, team_rows
 
 
@@ -66,9 +68,6 @@ def _stamp_sql() -> str:
         f"SELECT COUNT(*), MAX(x.{pk(EntryAbsence)}) FROM {t(EntryAbsence)} x "
         f"JOIN {t(Entry)} e ON e.{pk(Entry)} = x.{c(EntryAbsence, 'entry')} "
         f"WHERE e.{c(Entry, 'tournament')} = %s",
-        f"SELECT COUNT(*), MAX(x.{pk(Standing)}) FROM {t(Standing)} x "
-        f"JOIN {t(Round)} r ON r.{pk(Round)} = x.{c(Standing, 'round')} "
-        f"WHERE r.{c(Round, 'tournament')} = %s",
     ]
     return "SELECT * FROM " + ", ".join(f"({part}) s{i}" for i, part in enumerate(parts))
 
@@ -77,12 +76,14 @@ def results_stamp(tournament: Tournament) -> str:
     """A fingerprint of everything a tournament's standings are computed from, in one query:
     the settings that score and order them, its rounds' statuses, every match's last change
     (the scoring services save each change, bumping ``updated_at``), sanctions, entries,
-    absences and snapshots. Pages may cache what they computed under it; a new result, round,
-    sanction, withdrawal or snapshot changes it. Renaming a player or an entry does not: caches
-    keyed by it must also expire (see ``display.CACHE_SECONDS``)."""
+    and absences. Pages may cache what they computed under it; a new result, round, sanction
+    or withdrawal changes it. Snapshots are not read: one is taken or retaken only in the
+    transaction of a change that is (a round finished, a protocol corrected, a sanction), and
+    reading them cost a third of the query on a long event. Renaming a player or an entry does
+    not change it: caches keyed by it must also expire (see ``display.CACHE_SECONDS``)."""
     t = tournament
     params = [Round.Status.PUBLISHED, Round.Status.FINISHED, t.pk, t.pk, t.pk,
-              Entry.Status.WITHDRAWN, t.pk, t.pk, t.pk]  # fmt: skip
+              Entry.Status.WITHDRAWN, t.pk, t.pk]  # fmt: skip
     with connection.cursor() as cursor:
         cursor.execute(_stamp_sql(), params)
         values = cursor.fetchone()
@@ -108,6 +109,9 @@ def take_snapshot(round_: Round) -> int:
                           match_points=row.match_points, metrics=row_dict(row))
                  for row in ranked]  # fmt: skip
     Standing.objects.bulk_create(rows, batch_size=1000)
+    # the round's games too, for the live standings of the later rounds (``round_games``)
+    round_games.keep(round_, ledger.games, ledger.cells,
+                     round_games.basis(tournament, _swapped(tournament), _sides_of(tournament)))
     return len(rows)
 
 

@@ -26,7 +26,14 @@ from tournaments.models import (
     Standing,
     Tournament,
 )
-from tournaments.results.ledger import COUNTED, Ledger, gc_paused, load, standings_settings
+from tournaments.results.ledger import (
+    COUNTED,
+    Ledger,
+    club_name,
+    gc_paused,
+    load,
+    standings_settings,
+)
 from tournaments.selectors import lineups
 
 
@@ -53,8 +60,11 @@ class Table:
     lines: list[Line]
 
 
+_ROW_FIELDS: tuple[str, ...] = pure.Row._fields
+
+
 def row_dict(row: pure.Row) -> dict[str, Any]:
-    data = {name: getattr(row, name) for name in row.__slots__}  # type: ignore[attr-defined]
+    data = dict(zip(_ROW_FIELDS, row, strict=True))
     data["tiebreaks"] = list(row.tiebreaks)
     return data
 
@@ -102,7 +112,7 @@ def _names(players: list[tuple[int, str]]) -> list[str]:
 def _entry_names(ledger: Ledger) -> dict[int, tuple[str, str, list[str]]]:
     players = ledger_players(ledger)
     return {
-        pk: (e.name, e.club.name if e.club else "", _names(players.get(pk, [])))
+        pk: (e.name, club_name(e), _names(players.get(pk, [])))
         for pk, e in ledger.entries.items()
     }
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from html import escape as escape_html
 from typing import Any
 
 from django.core.cache import cache
@@ -20,7 +21,6 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -119,26 +119,49 @@ def standings_rows(res: display.Results) -> list[dict[str, Any]]:
     return rows
 
 
-def row_html(rows: list[dict[str, Any]]) -> None:
-    """Each row's ``<tr>`` built once here, as the template wrote it: a thousand rows through
-    the template language took about 100 ms of the page's 300 (issue 16), this takes a few.
-    Every text is escaped; numbers are ``cells``' already."""
-    playing = (f'<span class="tag pending" title="{escape(_("tables still in play"))}">'
-               f"{escape(_('playing'))}</span>")  # fmt: skip
-    for row in rows:
-        line = row["line"]
-        name = escape(line.name)
-        head = f'<a href="{row["url"]}">{name}</a>' if row["url"] else f"<strong>{name}</strong>"
-        players = ", ".join(f'<a href="{url}">{escape(n)}</a>' if url else escape(n)
-                            for url, n in row["players"])  # fmt: skip
-        club = escape(line.club) if line.club else ""
+def rows_html(res: display.Results) -> str:
+    """The standings table's ``<tr>`` rows in one string, in one pass: built per row through
+    ``standings_rows`` and then the template (or a second pass), a 1,000-pair event's live page
+    spent 30 ms of its 150 on them (issue 16). Every text is escaped (``html.escape``
+    is Django's ``escape`` without its wrapping); numbers are formatted as ``number_text``."""
+    scope = res.table.scope
+    url = player_url()
+    separator = str(formats.get_format("DECIMAL_SEPARATOR"))
+    keys = [column.key for column in res.columns]
+    playing = (f' <span class="tag pending" title="{escape_html(_("tables still in play"))}">'
+               f"{escape_html(_('playing'))}</span>")  # fmt: skip
+    players_of = res.players
+    out = []
+    add = out.append
+    for line in res.lines:
+        row = line.row
+        cells = []
+        for key in keys:
+            value = row.get(key, 0)
+            if isinstance(value, float):
+                if value.is_integer():
+                    cells.append(f'<td class="num">{int(value)}</td>')
+                else:
+                    text = f"{round(value, 2):g}".replace(".", separator)
+                    cells.append(f'<td class="num">{text}</td>')
+            else:
+                cells.append(f'<td class="num">{value if isinstance(value, int) else 0}</td>')
+        name = escape_html(line.name)
+        if scope == "players":
+            head = f'<a href="{url(line.participant)}">{name}</a>'
+            players = ", ".join(escape_html(n) for n in line.players)
+        else:
+            head = f"<strong>{name}</strong>"
+            players = ", ".join(f'<a href="{url(pk)}">{escape_html(n)}</a>'
+                                for pk, n in players_of.get(line.participant, []))  # fmt: skip
+        club = escape_html(line.club) if line.club else ""
         meta = players + (" · " if players and club else "") + club
-        tag = " " + playing if line.pending else ""
         block = '<div class="meta">' + meta + "</div>" if meta else ""
-        row["html"] = mark_safe(  # noqa: S308 - every text above is escaped
-            f'<tr data-participant="{row["participant"]}" data-rank="{row["rank"]}">'
-            f'<td>{row["rank"]}</td><td class="name">{head}{tag}{block}</td>{row["cells"]}</tr>'
-        )
+        tag = playing if line.pending else ""
+        add(f'<tr data-participant="{line.participant}" data-rank="{line.rank}">'
+            f'<td>{line.rank}</td><td class="name">{head}{tag}{block}</td>'
+            + "".join(cells) + "</tr>")  # fmt: skip
+    return mark_safe("\n".join(out))  # noqa: S308 - every text above is escaped
 
 
 def choices(tournament: Tournament) -> list[tuple[str, str]]:
@@ -151,7 +174,12 @@ class TournamentPage(View):
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         self.tournament = visible_tournament(request, kwargs["pk"])
         try:
-            return super().dispatch(request, *args, **kwargs)
+            # The collector is paused for the whole view, not only while the table is computed:
+            # paused only there, it ran once the table was built, over every row still held
+            # (10–20 ms of a 1,000-row page); paused until the view has returned, the rows are
+            # freed first and there is nothing left for it to look at (see ``gc_paused``).
+            with ledger.gc_paused():
+                return super().dispatch(request, *args, **kwargs)
         except TournamentError as err:
             raise Http404(err.messages[0]) from err
 
@@ -193,9 +221,7 @@ class StandingsView(TournamentPage):
             context["read_url"] = reread.read_url(self.tournament, request.GET, get_language())
         html = cache.get(key + ":html")
         if html is None:
-            rows = standings_rows(res)
-            row_html(rows)
-            fragment = {**context, "rows": rows, "columns": res.columns}
+            fragment = {**context, "rows_html": rows_html(res), "columns": res.columns}
             html = render_to_string("tournaments/results/_standings_table.html", fragment)
             cache.set(key + ":html", html, display.CACHE_SECONDS)
         if request.GET.get("fragment"):

@@ -7,7 +7,6 @@ rounds) and returns numbers; ordering and ranks live in ``ranking``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from .types import VOLUNTARY, Game, Result, Settings
@@ -66,9 +65,10 @@ def game_efectividad(game: Game, settings: Settings) -> float:
     return float(min(game.points_for, target) - min(game.points_against, target))
 
 
-@dataclass(frozen=True, slots=True)
-class Totals:
-    """Sums over one participant's rounds (scores already net of sanctions)."""
+class Totals(NamedTuple):
+    """Sums over one participant's rounds (scores already net of sanctions). A named tuple: a
+    big event builds one per participant on every live table, and it is built several times
+    faster than a frozen dataclass."""
 
     match_points: int
     wins: int
@@ -95,27 +95,68 @@ def totals(
 ) -> Totals:
     """Sum one participant's games; ``deductions`` maps a round to the match points deducted,
     ``game_points`` is the points recorded deducted (off the points scored and efectividad)."""
+    return tally(games, settings, deductions, last_round, game_points)[0]
+
+
+def tally(
+    games: Sequence[Game],
+    settings: Settings,
+    deductions: Mapping[int, int],
+    last_round: int,
+    game_points: int = 0,
+) -> tuple[Totals, int]:
+    """``totals`` and ``adjusted_score`` (the deductions summed) in one pass over the games:
+    the standings need both for every participant."""
     by_round: dict[int, int] = {}
     wins = games_won = draws = losses = 0
     points_for = points_against = deals = 0
     efectividad = 0.0
+    # ``effective_result``, ``Settings.points_for`` and ``game_efectividad`` inlined for a
+    # played game (nearly every one): the standings of a big event sum tens of thousands
+    win, draw, loss = settings.win, settings.draw, settings.loss
+    target = settings.target
+    capped = target is not None and settings.efectividad != "plain"
+    # for ``adjusted_score``: the last round played (or won unplayed) and the unplayed rounds
+    counted_until = 0
+    unplayed: list[tuple[int, int]] = []
     for game in games:
-        result = effective_result(game, settings)
-        by_round[game.round] = by_round.get(game.round, 0) + settings.points_for(result)
+        played = game.played
+        result = game.result if played or game.kind != "bye" else settings.bye_result
         if result == "win":
             wins += 1
-            games_won += game.played
+            games_won += played
+            scored = win
         elif result == "draw":
             draws += 1
+            scored = draw
         else:
             losses += 1
-        points_for += game.points_for
-        points_against += game.points_against
+            scored = loss
+        number = game.round
+        by_round[number] = by_round.get(number, 0) + scored
+        ours, theirs = game.points_for, game.points_against
+        points_for += ours
+        points_against += theirs
         deals += game.deals_won
-        efectividad += game_efectividad(game, settings)
+        if not played:
+            efectividad += game_efectividad(game, settings)
+            unplayed.append((number, scored))
+            if game.kind in ("bye", "forfeit_win") and number > counted_until:
+                counted_until = number
+        elif capped and game.end == "target" and result != "draw":
+            efectividad += float(min(ours, target) - min(theirs, target))  # type: ignore[type-var]
+        else:
+            efectividad += float(ours - theirs)
+        if played and number > counted_until:
+            counted_until = number
+    # the opponents' view (``adjusted_score``): unplayed rounds after the last counted one are
+    # draws, deductions stay
+    adjusted = sum(by_round.values()) + sum(
+        draw - points for number, points in unplayed if number > counted_until
+    )
+    cumulative = progressive = 0
     for round_number, points in deductions.items():
         by_round[round_number] = by_round.get(round_number, 0) - points
-    cumulative = progressive = 0
     for round_number in range(1, last_round + 1):
         cumulative += by_round.get(round_number, 0)
         progressive += cumulative
@@ -130,7 +171,7 @@ def totals(
         deals_won=deals,
         efectividad=efectividad - game_points,
         progressive=progressive,
-    )
+    ), adjusted - sum(deductions.values())
 
 
 def adjusted_score(games: Iterable[Game], settings: Settings, deduction: int) -> int:
@@ -168,20 +209,24 @@ def contributions(
     """One contribution per round: the opponent's adjusted score, or for an unplayed round a
     dummy opponent with the participant's own score (C.07, 2024)."""
     result: list[Contribution] = []
+    add = result.append
     win = settings.win
+    # the share of a win each result scores (``scored`` / win), worked out once
+    share = ({"win": 1.0, "draw": settings.draw / win, "loss": settings.loss / win} if win
+             else {"win": 0.0, "draw": 0.0, "loss": 0.0})  # fmt: skip
     for game in games:
-        fraction = scored(game, settings) / win if win else 0.0
         score: float
         if not game.played:
-            score = own_score
-        elif game.opponents:
+            fraction = scored(game, settings) / win if win else 0.0
+            add(Contribution(own_score, fraction, game.kind in VOLUNTARY))
+            continue
+        if game.opponents:
             score = sum(adjusted[o] for o in game.opponents) / len(game.opponents)
         elif game.opponent is not None:
             score = adjusted[game.opponent]
         else:
             score = own_score
-        voluntary = not game.played and game.kind in VOLUNTARY
-        result.append(Contribution(score, fraction, voluntary))
+        add(Contribution(score, share[game.result], False))
     return result
 
 
@@ -214,3 +259,48 @@ def median_buchholz(items: Sequence[Contribution]) -> float:
 
 def sonneborn_berger(items: Sequence[Contribution]) -> float:
     return float(sum(item.opponent_score * item.fraction for item in items))
+
+
+def opponent_figures(
+    games: Sequence[Game], settings: Settings, own_score: int, adjusted: Mapping[int, int]
+) -> tuple[float, float, float, float]:
+    """(Buchholz, cut-1, median Buchholz, Sonneborn-Berger) of one participant in one pass over
+    its games, without building its ``contributions``: a live table computes them for every
+    entry. The same values as ``buchholz`` … ``sonneborn_berger`` of the contributions, each
+    summed over the same scores in the same order, with the same round cut (the first lowest of
+    the voluntary rounds, else of all; then the first highest of the rest); the property test
+    ``test_every_metric_is_the_one_its_definition_gives`` holds them to it."""
+    win = settings.win
+    share = ({"win": 1.0, "draw": settings.draw / win, "loss": settings.loss / win} if win
+             else {"win": 0.0, "draw": 0.0, "loss": 0.0})  # fmt: skip
+    scores: list[float] = []
+    weighted: list[float] = []
+    voluntary: list[int] = []  # indexes of the voluntary unplayed rounds
+    for game in games:
+        score: float
+        if not game.played:
+            fraction = scored(game, settings) / win if win else 0.0
+            if game.kind in VOLUNTARY:
+                voluntary.append(len(scores))
+            score = own_score
+        else:
+            fraction = share[game.result]
+            if game.opponents:
+                score = sum(adjusted[o] for o in game.opponents) / len(game.opponents)
+            elif game.opponent is not None:
+                score = adjusted[game.opponent]
+            else:
+                score = own_score
+        scores.append(score)
+        weighted.append(score * fraction)
+    if not scores:
+        return 0.0, 0.0, 0.0, 0.0
+    if voluntary:
+        lowest = min(voluntary, key=scores.__getitem__)  # the first of the lowest
+    else:
+        lowest = scores.index(min(scores))
+    remaining = scores[:lowest] + scores[lowest + 1:]
+    cut1 = float(sum(remaining))
+    if remaining:
+        del remaining[remaining.index(max(remaining))]
+    return float(sum(scores)), cut1, float(sum(remaining)), float(sum(weighted))

@@ -90,15 +90,23 @@ def standings(
     known = set(ids)
     games_of: dict[int, list[Game]] = defaultdict(list)
     last_round = 0
+    # everybody a counted game names, checked against ``known`` once after the loop (a check
+    # per game was a fifth of a 1,000-entry table's time)
+    named: set[int | None] = set()
     for game in games:
         if upto_round is not None and game.round > upto_round:
             continue
-        if game.participant not in known or (game.played and (
-                (game.opponent is not None and game.opponent not in known)
-                or not known.issuperset(game.opponents))):  # fmt: skip
-            raise ValueError(f"game of an unknown participant: {game}")
         games_of[game.participant].append(game)
-        last_round = max(last_round, game.round)
+        if game.played:
+            named.add(game.opponent)
+            if game.opponents:
+                named.update(game.opponents)
+        if game.round > last_round:
+            last_round = game.round
+    named.discard(None)
+    unknown = (named | games_of.keys()) - known
+    if unknown:
+        raise ValueError(f"games of unknown participants: {sorted(unknown)}")  # type: ignore[type-var]
     if upto_round is not None:
         last_round = max(last_round, upto_round)
     deductions: dict[int, dict[int, int]] = defaultdict(dict)
@@ -112,26 +120,24 @@ def standings(
         per_round[sanction.round] = per_round.get(sanction.round, 0) + sanction.points
         game_points[sanction.participant] += sanction.game_points
 
-    totals = {
-        pid: metrics.totals(
-            games_of[pid], settings, deductions[pid], last_round, game_points.get(pid, 0)
+    tallies = {
+        pid: metrics.tally(
+            games_of[pid], settings, deductions.get(pid, {}), last_round, game_points.get(pid, 0)
         )
         for pid in ids
     }
-    adjusted = {
-        pid: metrics.adjusted_score(games_of[pid], settings, sum(deductions[pid].values()))
-        for pid in ids
-    }
-    contributions = {
-        pid: metrics.contributions(games_of[pid], settings, totals[pid].match_points, adjusted)
-        for pid in ids
-    }
+    totals = {pid: tally[0] for pid, tally in tallies.items()}
+    adjusted = {pid: tally[1] for pid, tally in tallies.items()}
     lots = lot(ids, settings.seed)
     # each opponent-based metric once per participant: the order and the rows both read it
-    bh = {pid: metrics.buchholz(contributions[pid]) for pid in ids}
-    cut1 = {pid: metrics.buchholz_cut1(contributions[pid]) for pid in ids}
-    median = {pid: metrics.median_buchholz(contributions[pid]) for pid in ids}
-    sb = {pid: metrics.sonneborn_berger(contributions[pid]) for pid in ids}
+    opponent = {
+        pid: metrics.opponent_figures(games_of[pid], settings, totals[pid].match_points, adjusted)
+        for pid in ids
+    }
+    bh = {pid: values[0] for pid, values in opponent.items()}
+    cut1 = {pid: values[1] for pid, values in opponent.items()}
+    median = {pid: values[2] for pid, values in opponent.items()}
+    sb = {pid: values[3] for pid, values in opponent.items()}
     fixed: dict[str, Callable[[int], float]] = {
         "match_points": lambda pid: totals[pid].match_points,
         "wins": lambda pid: totals[pid].wins,
@@ -163,12 +169,16 @@ def standings(
                         values[pid].append(float(below))
                 refined.extend(subgroups)
                 continue
-            value = {pid: float(fixed[name](pid)) for pid in group}
-            for pid in group:
-                values[pid].append(value[pid])
+            of = fixed[name]
+            if len(group) == 1:  # already separated: only its value is recorded
+                values[group[0]].append(float(of(group[0])))
+                refined.append(group)
+                continue
             buckets: dict[float, list[int]] = defaultdict(list)
             for pid in group:
-                buckets[value[pid]].append(pid)
+                value = float(of(pid))
+                values[pid].append(value)
+                buckets[value].append(pid)
             refined.extend(buckets[key] for key in sorted(buckets, reverse=True))
         groups = refined
 

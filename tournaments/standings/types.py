@@ -113,9 +113,9 @@ class Settings:
         return self.draw if result == "draw" else self.loss
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One line of the standings: its rank, every metric and the tie-break values used."""
+class Row(NamedTuple):
+    """One line of the standings: its rank, every metric and the tie-break values used. A named
+    tuple for the same reason as ``Game``: a live table builds a thousand of them per request."""
 
     rank: int
     participant: int

@@ -129,3 +129,56 @@ def test_later_rounds_do_not_change_standings_upto_a_round(
     whole = standings(range(1, n + 1), games, make_settings((), seed), sanctions, upto)
     cut = standings(range(1, n + 1), kept, make_settings((), seed), sanctions, upto)
     assert whole == cut
+
+
+@settings(max_examples=150, deadline=None)
+@given(events, st.integers(0, 10**6), st.sampled_from(["capped", "plain"]),
+       st.lists(st.tuples(st.integers(1, 12), st.integers(1, 5), st.integers(0, 3),
+                          st.integers(0, 30)), max_size=4))  # fmt: skip
+def test_every_metric_is_the_one_its_definition_gives(
+    event: tuple[int, int, list[Game]], seed: int, efectividad: str,
+    raw_sanctions: list[tuple[int, int, int, int]],
+) -> None:
+    """The table computes totals and the opponents' view in one pass (``metrics.tally``) and
+    the four opponent metrics together (``metrics.opponent_figures``) for speed: every value
+    equals the one the separate definitions in ``metrics`` give."""
+    from collections import defaultdict
+
+    from tournaments.standings import metrics
+
+    n, _, games = event
+    sanctions = [Sanction(p, r, mp, gp) for p, r, mp, gp in raw_sanctions if p <= n]
+    rules = Settings(order=(), seed=seed, target=200, efectividad=efectividad)  # type: ignore[arg-type]
+    rows = standings(range(1, n + 1), games, rules, sanctions)
+    last = max((g.round for g in games), default=0)
+    games_of: dict[int, list[Game]] = defaultdict(list)
+    for game in games:
+        games_of[game.participant].append(game)
+    deductions: dict[int, dict[int, int]] = defaultdict(dict)
+    game_points: dict[int, int] = defaultdict(int)
+    for s in sanctions:
+        deductions[s.participant][s.round] = deductions[s.participant].get(s.round, 0) + s.points
+        game_points[s.participant] += s.game_points
+    adjusted = {p: metrics.adjusted_score(games_of[p], rules, sum(deductions[p].values()))
+                for p in range(1, n + 1)}  # fmt: skip
+    for row in rows:
+        p = row.participant
+        mine = games_of[p]
+        results = [metrics.effective_result(g, rules) for g in mine]
+        per_round = [sum(rules.points_for(r) for g, r in zip(mine, results, strict=True)
+                         if g.round == k) - deductions[p].get(k, 0)
+                     for k in range(1, last + 1)]  # fmt: skip
+        match_points = sum(per_round) - sum(v for k, v in deductions[p].items() if k > last)
+        assert row.match_points == match_points
+        assert row.progressive == sum(sum(per_round[:k]) for k in range(1, last + 1))
+        assert (row.wins, row.draws, row.losses) == (
+            results.count("win"), results.count("draw"), results.count("loss"))
+        assert row.games_won == sum(r == "win" and g.played for g, r in zip(mine, results,
+                                                                             strict=True))
+        assert row.points_for == sum(g.points_for for g in mine) - game_points[p]
+        assert row.efectividad == sum(metrics.game_efectividad(g, rules) for g in mine) \
+            - game_points[p]  # fmt: skip
+        items = metrics.contributions(mine, rules, row.match_points, adjusted)
+        assert (row.buchholz, row.buchholz_cut1, row.median_buchholz, row.sonneborn_berger) == (
+            metrics.buchholz(items), metrics.buchholz_cut1(items),
+            metrics.median_buchholz(items), metrics.sonneborn_berger(items))  # fmt: skip
