@@ -33,6 +33,17 @@ def tile_name(token: str) -> str:
     return f"{max(a, b)}:{min(a, b)}"
 
 
+def open_page(browser: Any, base: str, language: str, errors: list[str],
+              **options: Any) -> Any:  # fmt: skip
+    """A page in a new browser context (``options``: viewport, has_touch …) in ``language``,
+    its script errors collected in ``errors``; its context is ``page.context``."""
+    context = browser.new_context(**options)
+    context.add_cookies([{"name": "django_language", "value": language, "url": base}])
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return page
+
+
 def log_in(page: Any, base: str, username: str, next_url: str) -> None:
     page.goto(f"{base}/login/?next={next_url}")
     page.fill("input[name=username]", username)

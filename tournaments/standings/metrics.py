@@ -203,6 +203,14 @@ class Contribution(NamedTuple):
     voluntary: bool
 
 
+def _win_shares(settings: Settings) -> dict[str, float]:
+    """The share of a win each result of a played game scores (``scored`` / win)."""
+    win = settings.win
+    if not win:
+        return {"win": 0.0, "draw": 0.0, "loss": 0.0}
+    return {"win": settings.win / win, "draw": settings.draw / win, "loss": settings.loss / win}
+
+
 def contributions(
     games: Sequence[Game], settings: Settings, own_score: int, adjusted: Mapping[int, int]
 ) -> list[Contribution]:
@@ -211,9 +219,7 @@ def contributions(
     result: list[Contribution] = []
     add = result.append
     win = settings.win
-    # the share of a win each result scores (``scored`` / win), worked out once
-    share = ({"win": 1.0, "draw": settings.draw / win, "loss": settings.loss / win} if win
-             else {"win": 0.0, "draw": 0.0, "loss": 0.0})  # fmt: skip
+    share = _win_shares(settings)
     for game in games:
         score: float
         if not game.played:
@@ -271,8 +277,7 @@ def opponent_figures(
     the voluntary rounds, else of all; then the first highest of the rest); the property test
     ``test_every_metric_is_the_one_its_definition_gives`` holds them to it."""
     win = settings.win
-    share = ({"win": 1.0, "draw": settings.draw / win, "loss": settings.loss / win} if win
-             else {"win": 0.0, "draw": 0.0, "loss": 0.0})  # fmt: skip
+    share = _win_shares(settings)
     scores: list[float] = []
     weighted: list[float] = []
     voluntary: list[int] = []  # indexes of the voluntary unplayed rounds

@@ -12,18 +12,11 @@ from typing import Any
 
 import pytest
 
+from scoring.tests.test_browser import log_in
 from tournaments.models import Entry, Pairing, Round, Tournament
 from tournaments.tests.conftest import add_pairs
 
 DESKTOP = {"width": 1280, "height": 900}
-
-
-def log_in(page: Any, base: str, username: str, next_url: str) -> None:
-    page.goto(f"{base}/login/?next={next_url}")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "s3cret-pass")
-    with page.expect_navigation():
-        page.click("main button[type=submit]")
 
 
 def table_entries(round_: Round) -> dict[int, set[int]]:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from scoring import services as scoring
 from scoring.models import Match
 from scoring.tests.helpers import sport_deals
-from scoring.tests.test_browser import log_in, tap_deal
+from scoring.tests.test_browser import log_in, open_page, tap_deal
 from tournaments.models import Pairing, Round, Tournament
 from tournaments.tests.builders import play_round
 from tournaments.tests.conftest import add_pairs, make_user
@@ -62,14 +62,11 @@ def test_the_clock_counts_down_and_a_deal_after_time_ends_the_match(
         Pairing.objects.filter(pk=pairing.pk).update(referee=referee)
         Match.objects.filter(pk=pairing.match_id).update(referee=referee)
     match = Match.objects.get(pairing__round=round_, pairing__table=1)
-    cookie = {"name": "django_language", "value": language, "url": live_server.url}
     errors: list[str] = []
 
     # the organiser starts the clock with the tournament's 40 minutes
-    desk = browser.new_context(viewport=LAPTOP)
-    desk.add_cookies([cookie])
-    page = desk.new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page = open_page(browser, live_server.url, language, errors, viewport=LAPTOP)
+    desk = page.context
     log_in(page, live_server.url, "org", f"/manage/{tournament.pk}/rounds/1/")
     assert page.input_value("#clock-minutes") == "40"
     with page.expect_navigation():
@@ -79,10 +76,9 @@ def test_the_clock_counts_down_and_a_deal_after_time_ends_the_match(
     shot(page, tmp_path, f"round-page-clock-{language}-1366.png")
 
     # the referee's phone counts down
-    phone = browser.new_context(viewport=PHONE, has_touch=True)
-    phone.add_cookies([cookie])
-    sheet = phone.new_page()
-    sheet.on("pageerror", lambda exc: errors.append(str(exc)))
+    sheet = open_page(browser, live_server.url, language, errors, viewport=PHONE,
+                      has_touch=True)  # fmt: skip
+    phone = sheet.context
     log_in(sheet, live_server.url, "ref", f"/matches/{match.pk}/")
     first = sheet.inner_text("#round-clock .clock-time")
     sheet.wait_for_function(

@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 
 from scoring.models import Match
-from scoring.tests.test_browser import log_in
+from scoring.tests.test_browser import log_in, open_page
 from tournaments.models import Pairing, Substitute, Tournament
 from tournaments.rounds.tables import reseat_table
 from tournaments.tests.builders import play_round
@@ -50,13 +50,10 @@ def test_a_substitute_appears_in_the_protocol_and_on_his_page(
     out = e[0].players.get(last_name="Южин1")
     partner = e[0].players.get(last_name="Северов1")
     match = Match.objects.get(pairing__round=round_, pairing__table=1)
-    cookie = {"name": "django_language", "value": language, "url": live_server.url}
     errors: list[str] = []
 
-    desk = browser.new_context(viewport=LAPTOP)
-    desk.add_cookies([cookie])
-    page = desk.new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page = open_page(browser, live_server.url, language, errors, viewport=LAPTOP)
+    desk = page.context
     log_in(page, live_server.url, "org", f"/manage/{tournament.pk}/rounds/1/")
     with page.expect_navigation():
         page.click("#substitutes-link")
@@ -73,10 +70,9 @@ def test_a_substitute_appears_in_the_protocol_and_on_his_page(
     shot(page, tmp_path, f"substitutes-{language}-1366.png")
 
     # the referee's phone: the substitute at his seat
-    phone = browser.new_context(viewport=PHONE, has_touch=True)
-    phone.add_cookies([cookie])
-    sheet = phone.new_page()
-    sheet.on("pageerror", lambda exc: errors.append(str(exc)))
+    sheet = open_page(browser, live_server.url, language, errors, viewport=PHONE,
+                      has_touch=True)  # fmt: skip
+    phone = sheet.context
     log_in(sheet, live_server.url, "ref", f"/matches/{match.pk}/")
     seats = sheet.inner_text(".seat-list")
     assert "Запасной Пётр" in seats and "Южин1" not in seats and "Северов1" in seats
@@ -87,10 +83,8 @@ def test_a_substitute_appears_in_the_protocol_and_on_his_page(
     Match.objects.filter(pk=match.pk).update(
         status=Match.Status.CONFIRMED, winner="NS", totals={"NS": 120, "EW": 40},
         finished=True, end="deals", confirmed_at=timezone.now())  # fmt: skip
-    visitor = browser.new_context(viewport=PHONE)
-    visitor.add_cookies([cookie])
-    public = visitor.new_page()
-    public.on("pageerror", lambda exc: errors.append(str(exc)))
+    public = open_page(browser, live_server.url, language, errors, viewport=PHONE)
+    visitor = public.context
     public.goto(f"{live_server.url}/players/{reserve.pk}/")
     text = public.inner_text("main")
     assert "Кубок замен" in text and partner.full_name in text
