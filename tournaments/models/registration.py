@@ -152,13 +152,6 @@ class Tournament(models.Model):
         _("status"), max_length=20, choices=Status.choices, default=Status.REGISTRATION
     )
     public = models.BooleanField(_("public"), default=False)
-    #: counts in the site's ratings (``tournaments.ratings``); an imported tournament arrives
-    #: unrated and only a site administrator marks it rated, so an archive is never a lever on
-    #: real players' ratings
-    rated = models.BooleanField(
-        _("rated"), default=True,
-        help_text=_("Its confirmed matches count in the site's ratings."),
-    )  # fmt: skip
     points_win = models.PositiveSmallIntegerField(_("match points for a win"), default=2)
     points_draw = models.PositiveSmallIntegerField(_("match points for a draw"), default=1)
     points_loss = models.PositiveSmallIntegerField(_("match points for a loss"), default=0)
