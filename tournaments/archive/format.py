@@ -67,7 +67,7 @@ SPECS: dict[str, dict[str, str]] = {
     "tournament": {
         "name": STR, "start_date": DATE, "end_date": DATE, "venue": STR, "rules_preset": STR,
         "rules_options": JSON, "format": STR, "system": STR, "rounds": INT, "status": STR,
-        "public": BOOL, "points_win": INT, "points_draw": INT, "points_loss": INT,
+        "public": BOOL, "rated": BOOL, "points_win": INT, "points_draw": INT, "points_loss": INT,
         "tie_breaks": JSON, "bye_result": STR, "club_avoidance": STR, "club_strict_until": INT,
         "individual_federation": BOOL, "first_round": STR, "yellow_card_points": INT,
         "red_card_points": INT,

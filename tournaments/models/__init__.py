@@ -1,6 +1,7 @@
 """Tables of the tournaments app and the invariants the database enforces for them.
 
-    registration   Club, Player, Tournament (its setup), Entry, EntryAbsence
+    players        Club, Player (the registry every tournament shares)
+    registration   Tournament (its setup), Entry, EntryAbsence
     rounds         Round, Pairing (a table or a bye), PairingEntry (a side of a table)
     results        Sanction (the chief referee's), Standing (a finished round's snapshot),
                    RoundGames (a finished round's games, for the later live standings)
@@ -12,6 +13,7 @@ Every model keeps the app label ``tournaments`` and its table; import them from 
 """
 
 from tournaments.models.imports import ArchiveImport
+from tournaments.models.players import Club, Player
 from tournaments.models.ratings import (
     DISPLAY_SCALE,
     PlayerRating,
@@ -20,10 +22,8 @@ from tournaments.models.ratings import (
 )
 from tournaments.models.registration import (
     TIE_BREAKS,
-    Club,
     Entry,
     EntryAbsence,
-    Player,
     Tournament,
     default_tie_breaks,
 )

@@ -1,4 +1,4 @@
-"""Registration: clubs, players, tournaments with their setup, entries and absences.
+"""Registration: tournaments with their setup, entries, absences (the registry: ``players``).
 
 ``Tournament.rules_preset`` and ``rules_options`` are validated by the rules engine of their
 game, with the players the format seats at a table (``tournaments.formats``), in
@@ -21,6 +21,7 @@ from config.inputs import validate_name
 from rules import Rules, RulesError
 from rules.fives import FivesRules
 from tournaments import formats
+from tournaments.models.players import Club, Player
 
 #: tie-breaks an organiser may order (``tournaments.standings`` computes them); the seeded lot
 #: is always the last resort, appended when the order lacks it
@@ -46,54 +47,6 @@ def default_tie_breaks(preset: str) -> list[str]:
     if preset in ("fives", "muggins"):  # played to a target: the points and efectividad tell
         return ["match_points", "difference", "efectividad", "buchholz"]
     return ["match_points", "difference", "buchholz", "head_to_head"]
-
-
-class Club(models.Model):
-    name = models.CharField(_("name"), max_length=200, unique=True, validators=[validate_name])
-    city = models.CharField(_("city"), max_length=100, blank=True, validators=[validate_name])
-
-    class Meta:
-        ordering = ["name"]
-        verbose_name = _("club")
-        verbose_name_plural = _("clubs")
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class Player(models.Model):
-    last_name = models.CharField(_("last name"), max_length=100, validators=[validate_name])
-    first_name = models.CharField(_("first name"), max_length=100, blank=True,
-                                  validators=[validate_name])  # fmt: skip
-    club = models.ForeignKey(
-        Club,
-        verbose_name=_("club"),
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="players",
-    )
-    rating = models.IntegerField(_("rating"), null=True, blank=True)
-    federation_id = models.CharField(_("federation ID"), max_length=50, blank=True)
-
-    class Meta:
-        ordering = ["last_name", "first_name", "pk"]
-        verbose_name = _("player")
-        verbose_name_plural = _("players")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["federation_id"],
-                condition=~Q(federation_id=""),
-                name="player_federation_id_unique_when_set",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return self.full_name
-
-    @property
-    def full_name(self) -> str:
-        return f"{self.last_name} {self.first_name}".strip()
 
 
 class Tournament(models.Model):
@@ -152,6 +105,13 @@ class Tournament(models.Model):
         _("status"), max_length=20, choices=Status.choices, default=Status.REGISTRATION
     )
     public = models.BooleanField(_("public"), default=False)
+    #: counts in the site's ratings (``tournaments.ratings``); an imported tournament arrives
+    #: unrated and only a site administrator marks it rated, so an archive is never a lever on
+    #: real players' ratings
+    rated = models.BooleanField(
+        _("rated"), default=True,
+        help_text=_("Its confirmed matches count in the site's ratings."),
+    )  # fmt: skip
     points_win = models.PositiveSmallIntegerField(_("match points for a win"), default=2)
     points_draw = models.PositiveSmallIntegerField(_("match points for a draw"), default=1)
     points_loss = models.PositiveSmallIntegerField(_("match points for a loss"), default=0)
