@@ -9,20 +9,34 @@
 The message is ``{"part", "round", "at"}`` (``at``: when the change was committed, for the
 page to ask for data read after it). A subscription the user may not have is refused at the
 handshake (the browser sees a failed connection, as for a missing tournament: nothing tells
-which). The consumer only relays what
-``announce`` sent; it reads nothing else and accepts nothing from the page.
+which). The consumer only relays what ``announce`` sent, and accepts nothing from the page: a
+socket that sends anything is closed (1008).
+
+**Rights are checked again while the socket lives**, so a socket outlives no right it was
+opened with: when told (``announce.recheck``: the user signed out, the tournament's visibility,
+organisers or chief referees changed) and every ``LIVE_RECHECK_SECONDS`` in any case (a role
+taken away in the admin). The user is read again from the socket's session (signed out: an
+anonymous visitor); a subscription no longer allowed is closed (4403), and the page falls
+back to what it may still see on reload.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
+from importlib import import_module
+from types import SimpleNamespace
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.contrib import auth
+from django.contrib.auth.models import AnonymousUser
 
 from tournaments import access
-from tournaments.live.announce import public_group, staff_group
+from tournaments.live.announce import public_group, staff_group, user_group
 
 #: the chief's queue follows at most this many running tournaments at once
 QUEUE_TOURNAMENTS = 50
@@ -44,31 +58,78 @@ def groups_for(user: Any, tournament_id: int | None, staff: bool) -> list[str] |
     return [public_group(tournament_id)]
 
 
+def current_user(scope: dict[str, Any]) -> Any:
+    """The socket's user as its session says now (signed out or session gone: anonymous)."""
+    session = scope.get("session")
+    key = getattr(session, "session_key", None)
+    if not key:
+        return AnonymousUser()
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    return auth.get_user(SimpleNamespace(session=store(session_key=key)))  # type: ignore[arg-type]
+
+
 class LiveConsumer(AsyncWebsocketConsumer):
     joined: list[str]
+    watch: asyncio.Task[None] | None = None
+
+    def _asked(self) -> tuple[int | None, bool]:
+        kwargs = self.scope["url_route"]["kwargs"]
+        tournament = kwargs.get("tournament")
+        return (int(tournament) if tournament is not None else None), bool(kwargs.get("staff"))
 
     async def connect(self) -> None:
         self.joined = []
-        kwargs = self.scope["url_route"]["kwargs"]
-        tournament = kwargs.get("tournament")
-        groups = await database_sync_to_async(groups_for)(
-            self.scope.get("user"), int(tournament) if tournament is not None else None,
-            bool(kwargs.get("staff")),
-        )  # fmt: skip
+        tournament, staff = self._asked()
+        user = self.scope.get("user")
+        groups = await database_sync_to_async(groups_for)(user, tournament, staff)
         if groups is None:
             await self.close()  # before accept: the handshake is refused (403)
             return
+        if getattr(user, "is_authenticated", False):
+            groups = [*groups, user_group(user.pk)]
         for group in groups:
             await self.channel_layer.group_add(group, self.channel_name)
         self.joined = groups
         await self.accept()
+        self.watch = asyncio.get_running_loop().create_task(self._watch())
 
     async def disconnect(self, code: int) -> None:
+        if self.watch is not None:
+            self.watch.cancel()
         for group in self.joined:
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The page has nothing to say; what it sends is ignored."""
+        """The page has nothing to say: a socket that speaks is not one of our pages."""
+        await self.close(code=1008)
+
+    async def _watch(self) -> None:
+        every = float(getattr(settings, "LIVE_RECHECK_SECONDS", 30))
+        while True:
+            # spread: a hall's sockets, opened together, do not check together
+            await asyncio.sleep(every * random.uniform(0.8, 1.2))
+            await self.live_recheck({})
+
+    async def live_recheck(self, event: dict[str, Any]) -> None:
+        if event.get("after"):  # signing out: the session is flushed just after the signal
+            await asyncio.sleep(float(event["after"]))
+        tournament, staff = self._asked()
+
+        def allowed() -> list[str] | None:
+            return groups_for(current_user(self.scope), tournament, staff)
+
+        groups = await database_sync_to_async(allowed)()
+        mine = [g for g in self.joined if not g.startswith("live.u")]
+        lost = [g for g in mine if groups is None or g not in groups]
+        if groups is None or (tournament is not None and lost):
+            await self.close(code=4403)
+            return
+        for group in lost:  # the queue: a tournament the user no longer judges
+            await self.channel_layer.group_discard(group, self.channel_name)
+            self.joined.remove(group)
+        for group in set(groups) - set(mine):  # the queue: a newly judged tournament
+            await self.channel_layer.group_add(group, self.channel_name)
+            self.joined.append(group)
 
     async def live_change(self, event: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(

@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from config.sockets import WS_MAX_SIZE
 from config.testing import service_unavailable
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -94,7 +95,8 @@ def asgi_server(django_db_setup: Any, django_db_blocker: Any) -> Iterator[AsgiSe
     log_file = tempfile.NamedTemporaryFile(prefix="uvicorn-", suffix=".log", delete=False)
     log_path = Path(log_file.name)
     command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host",
-               "127.0.0.1", "--port", str(port), "--workers", "2", "--no-access-log"]  # fmt: skip
+               "127.0.0.1", "--port", str(port), "--workers", "2", "--no-access-log",
+               "--ws-max-size", str(WS_MAX_SIZE)]  # fmt: skip
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log_file,
                                stderr=subprocess.STDOUT)  # fmt: skip
     server = AsgiServer(f"http://127.0.0.1:{port}", process, log_path, prefix)
