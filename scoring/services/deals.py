@@ -47,13 +47,23 @@ class RecordedDeal:
     created: bool
 
 
-def preview_deal(match_id: int, deal: Any) -> DealVerdict:
-    """The verdict ``deal`` would get as the match's next deal. Writes nothing."""
+def preview_deal(match_id: int, deal: Any, amend: bool = False) -> DealVerdict:
+    """The verdict ``deal`` would get as the match's next deal, or with ``amend`` as the
+    replacement of its last deal (judged after the deals before it, as ``amend_last_deal``
+    judges it). Writes nothing."""
     match = Match.objects.get(pk=match_id)
     judge = _judge(match)
-    state = _state_after(judge, _records(match))
     record = _game_record(match, deal)
-    refuse_early_time_up(match, record)
+    last = match.deals.order_by("-n").first() if amend else None
+    if last is not None:
+        if last.time_up_by_clock:
+            record["time_up"] = True
+        elif last.record.get("time_up") is not True:
+            refuse_early_time_up(match, record)
+        state = _state_after(judge, _records(match, upto=last.n - 1))
+    else:
+        refuse_early_time_up(match, record)
+        state = _state_after(judge, _records(match))
     return judge.judge(state, record, apply=False)  # type: ignore[arg-type]
 
 
