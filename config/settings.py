@@ -22,6 +22,9 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=True)
+#: Django's debug pages (a 404's URL list, a 500's traceback): development only (``make dev``);
+#: without it the site's own translated 404 and 500 pages are shown even with DEBUG on
+DEBUG_PAGES = env.bool("DEBUG_PAGES", default=False)
 
 SECRET_KEY = env.str("SECRET_KEY", default="")
 if not SECRET_KEY:
@@ -58,6 +61,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # outermost but one: it sees the debug pages every layer below may produce
+    "config.errors.SiteErrorPagesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
