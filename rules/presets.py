@@ -230,9 +230,11 @@ def make_rules(
     taken and refused with ``bad_option``: the contract passes them as the JSON had them, and a
     build compiled with mypyc checks an argument's annotated type at the call."""
     if not isinstance(preset, str) or preset not in PRESETS:
-        known = ", ".join(PRESETS)
-        raise _bad_option("preset", f"unknown preset {preset!r}; known: {known}",
-                          f"нет набора правил «{preset}»; есть: {known}")
+        from .games import find_game  # the registry lists every game (it imports this module)
+
+        find_game(preset)  # a game of another judge is still not a classic preset:
+        raise _bad_option("preset", f"{preset!r} is not judged by make_rules",
+                          f"«{preset}» — не классическая игра")
     if options is None:
         options = {}
     if not isinstance(options, Mapping):

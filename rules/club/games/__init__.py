@@ -1,0 +1,10 @@
+"""One judge class per club game (RULES.md sections 27–30); ``JUDGES`` maps a preset to it."""
+
+from __future__ import annotations
+
+from ..judge import ClubJudge
+from .dvorovoe import DvorovoeJudge
+
+JUDGES: dict[str, type[ClubJudge]] = {
+    "dvorovoe": DvorovoeJudge,
+}
