@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from ..judge import ClubJudge
 from .dvorovoe import DvorovoeJudge
+from .general import GeneralJudge
 
 JUDGES: dict[str, type[ClubJudge]] = {
     "dvorovoe": DvorovoeJudge,
+    "general": GeneralJudge,
 }
