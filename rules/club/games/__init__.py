@@ -5,8 +5,10 @@ from __future__ import annotations
 from ..judge import ClubJudge
 from .dvorovoe import DvorovoeJudge
 from .general import GeneralJudge
+from .semerka import SemerkaJudge
 
 JUDGES: dict[str, type[ClubJudge]] = {
     "dvorovoe": DvorovoeJudge,
     "general": GeneralJudge,
+    "semerka": SemerkaJudge,
 }
