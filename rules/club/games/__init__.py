@@ -5,10 +5,12 @@ from __future__ import annotations
 from ..judge import ClubJudge
 from .dvorovoe import DvorovoeJudge
 from .general import GeneralJudge
+from .kozel_morskoy import KozelMorskoyJudge
 from .semerka import SemerkaJudge
 
 JUDGES: dict[str, type[ClubJudge]] = {
     "dvorovoe": DvorovoeJudge,
     "general": GeneralJudge,
+    "kozel_morskoy": KozelMorskoyJudge,
     "semerka": SemerkaJudge,
 }
