@@ -17,7 +17,7 @@ from ..judge import ClubJudge, Parts, lead_problem
 from ..types import ClubRecord, ClubState
 
 ZZ, SS = T.ZERO_ZERO, T.SIX_SIX
-QUICK = {(SS,): "quick6", (ZZ,): "quick0"}
+QUICK: dict[tuple[int, ...], str] = {(SS,): "quick6", (ZZ,): "quick0"}
 AMOUNT = {"quick6": 50, "quick0": 75}
 
 
