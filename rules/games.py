@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from .errors import RulesError
@@ -76,8 +77,10 @@ def _club() -> list[Game]:
     return out
 
 
+@cache
 def games() -> dict[str, Game]:
-    """Every game, by name: the classic presets, every fives preset, the club games."""
+    """Every game, by name: the classic presets, every fives preset, the club games. Built once
+    (the registries are complete once imported); do not change the dict returned."""
     return {g.name: g for g in (*_classic(), *_fives(), *_club())}
 
 
@@ -117,3 +120,15 @@ def check_game(data: Mapping[str, Any]) -> tuple[dict[str, Any], int] | None:
 def catalogue() -> dict[str, Any]:
     """Every game and its knobs, as ``python -m rules presets --all`` prints them."""
     return {"default": "sport", "games": {name: g.describe() for name, g in games().items()}}
+
+
+def judge_of(name: object) -> str | None:
+    """Which judge a game has (``CLASSIC``, ``FIVES``, ``CLUB``); None for an unknown name."""
+    found = games().get(name) if isinstance(name, str) else None
+    return found.judge if found is not None else None
+
+
+def at_table(name: object) -> bool:
+    """Whether the score sheet and the tournament setup may offer the game today."""
+    found = games().get(name) if isinstance(name, str) else None
+    return found is not None and found.at_table

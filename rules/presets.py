@@ -232,9 +232,9 @@ def make_rules(
     if not isinstance(preset, str) or preset not in PRESETS:
         from .games import find_game  # the registry lists every game (it imports this module)
 
-        find_game(preset)  # a game of another judge is still not a classic preset:
-        raise _bad_option("preset", f"{preset!r} is not judged by make_rules",
-                          f"«{preset}» — не классическая игра")
+        find_game(preset)  # a game of another judge (the club games): no score sheet yet
+        raise _bad_option("preset", f"{preset!r} cannot be recorded on the score sheet yet",
+                          f"«{preset}» пока нельзя вести в протоколе")
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
