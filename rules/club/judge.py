@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any
 
 from .. import tiles as T
@@ -29,8 +30,10 @@ RANK = {code: i for i, code in enumerate((
 TileCheck = Callable[[ClubRules, ClubRecord, tuple[str, ...]], list[Problem]]
 
 
+@cache
 def _tile_check() -> TileCheck | None:
-    """Section 31's checks (h26checks' ``rules/club/tiles.py``) once they exist."""
+    """Section 31's checks (h26checks' ``rules/club/tiles.py``) once they exist; looked up
+    once (a failed import is slow)."""
     try:
         from .tiles import tile_problems  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
@@ -216,17 +219,18 @@ def lead_problem(tiles: tuple[int, ...], en: str, ru: str) -> Problem:
                    {"tile": name})
 
 
-_FIELDS = ClubState.__slots__
-
-
-def _copy(state: ClubState) -> ClubState:
-    new = dataclasses.replace(state)
-    new.totals, new.hanging, new.losses = dict(state.totals), dict(state.hanging), dict(
-        state.losses)
-    new.losers, new.titles, new.out = list(state.losers), list(state.titles), list(state.out)
-    return new
+def _copy(s: ClubState) -> ClubState:
+    return ClubState(dict(s.totals), dict(s.hanging), s.eggs, s.counted, s.n, s.leader,
+                     s.finished, s.end, s.winner, s.overtime, list(s.losers), list(s.titles),
+                     dict(s.losses), list(s.out), s.opening, s.replay, s.keep_leader)
 
 
 def _commit(state: ClubState, new: ClubState) -> None:
-    for name in _FIELDS:
-        setattr(state, name, getattr(new, name))
+    state.totals, state.hanging, state.eggs, state.counted = (new.totals, new.hanging,
+                                                              new.eggs, new.counted)
+    state.leader, state.finished, state.end, state.winner = (new.leader, new.finished,
+                                                             new.end, new.winner)
+    state.overtime, state.losers, state.titles, state.losses = (new.overtime, new.losers,
+                                                                new.titles, new.losses)
+    state.out, state.opening, state.replay, state.keep_leader = (new.out, new.opening,
+                                                                 new.replay, new.keep_leader)

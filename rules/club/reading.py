@@ -66,10 +66,23 @@ def read_record(rules: ClubRules, in_play: tuple[str, ...], deal: Any) -> ClubRe
         if not isinstance(hands, Mapping):
             raise Refused([_bad("hands must be an object of seat: tiles",
                                 "«hands» — объект «место: кости»")])
+        bit = T.TOKEN_BIT
         for seat, text in hands.items():
-            _seat(seat, "hands", in_play)
+            if seat not in in_play:
+                _seat(seat, "hands", in_play)
             if text is None:
                 continue
+            if type(text) is str and "," not in text:  # the common case, inline
+                tokens = text.split()
+                try:
+                    mask = sum(bit[token] for token in tokens)
+                except KeyError:
+                    pass
+                else:
+                    if not mask & seen and mask.bit_count() == len(tokens):
+                        seen |= mask
+                        masks[seat] = mask
+                        continue
             mask = _read_hand(text, seen, seat, problems)
             if mask is not None:
                 seen |= mask
