@@ -23,7 +23,8 @@ from rules.club.judge import ClubJudge
 GAMES = ("dvorovoe", "kozel_morskoy", "osel", "chechevo", "semerka", "general")
 
 
-def play_deal(judge: ClubJudge, seats: tuple[str, ...], rng: random.Random) -> dict[str, Any] | None:
+def play_deal(judge: ClubJudge, seats: tuple[str, ...],
+              rng: random.Random) -> dict[str, Any] | None:
     rules = judge.rules
     pool = list(range(T.TILE_COUNT))
     rng.shuffle(pool)

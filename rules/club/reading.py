@@ -83,10 +83,10 @@ def read_record(rules: ClubRules, in_play: tuple[str, ...], deal: Any) -> ClubRe
                         seen |= mask
                         masks[seat] = mask
                         continue
-            mask = _read_hand(text, seen, seat, problems)
-            if mask is not None:
-                seen |= mask
-                masks[seat] = mask
+            read = _read_hand(text, seen, seat, problems)
+            if read is not None:
+                seen |= read
+                masks[seat] = read
     boneyard: int | None = None
     if get("boneyard") is not None:
         boneyard = _read_hand(get("boneyard"), seen, "boneyard", problems) or 0
