@@ -48,10 +48,7 @@ class KozelMorskoyJudge(ClubJudge):
         lead = r.lead_tiles
         opening = not any(state.totals.values())
         if state.replay is not None:
-            tiles, seat = state.replay
-            if r.leader is not None and seat is not None and r.leader != seat:
-                problems.append(Problem("wrong_leader", {"seat": r.leader, "expected_seat": seat},
-                                        {"seat": r.leader, "expected": seat}))
+            tiles, seat = state.replay  # the same leader: state.leader, checked above
             if lead and set(lead) != set(tiles):
                 problems.append(lead_problem(lead, "a replay is led with the same tile",
                                              "переигровка — с того же заходного камня"))
