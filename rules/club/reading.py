@@ -21,6 +21,8 @@ from .types import ClubRecord, Refused
 _ZZ = 1 << T.ZERO_ZERO
 _SS = 1 << T.SIX_SIX
 RESULTS = ("domino", "fish", "redeal")
+_TOKEN_TILE = T.TOKEN_TILE
+_BIT = T.TOKEN_BIT.__getitem__
 
 
 def _seat(value: Any, name: str, seats: tuple[str, ...]) -> str | None:
@@ -35,6 +37,9 @@ def _seat(value: Any, name: str, seats: tuple[str, ...]) -> str | None:
 def _tiles(raw: Any, where: str, problems: list[Problem]) -> tuple[int, ...] | None:
     if raw is None:
         return None
+    one = _TOKEN_TILE.get(raw) if type(raw) is str else None
+    if one is not None:  # the common case: one tile
+        return (one,)
     if not isinstance(raw, str) and not (
             isinstance(raw, list) and all(isinstance(x, str) for x in raw)):
         raise Refused([_bad(f"{where} must be a string or a list of strings",
@@ -46,15 +51,18 @@ def _tiles(raw: Any, where: str, problems: list[Problem]) -> tuple[int, ...] | N
 
 
 def read_record(rules: ClubRules, in_play: tuple[str, ...], deal: Any) -> ClubRecord:
-    if not isinstance(deal, Mapping):
+    if type(deal) is not dict and not isinstance(deal, Mapping):
         raise Refused([_bad("a deal must be an object", "раздача должна быть объектом")])
     get = deal.get
     result = get("result")
     if result not in RESULTS:
         raise Refused([_bad("result must be domino, fish or redeal",
                             "«result» должен быть «domino», «fish» или «redeal»")])
-    by = _seat(get("by"), "by", in_play)
-    leader = _seat(get("leader"), "leader", in_play)
+    by, leader = get("by"), get("leader")
+    if by is not None and by not in in_play:
+        by = _seat(by, "by", in_play)
+    if leader is not None and leader not in in_play:
+        leader = _seat(leader, "leader", in_play)
     if result == "domino" and by is None:
         raise Refused([_bad("a domino needs «by», the seat that went out",
                             "для домино нужно «by» — место, которое вышло")])
@@ -63,10 +71,9 @@ def read_record(rules: ClubRules, in_play: tuple[str, ...], deal: Any) -> ClubRe
     seen = 0
     hands = get("hands")
     if hands is not None:
-        if not isinstance(hands, Mapping):
+        if type(hands) is not dict and not isinstance(hands, Mapping):
             raise Refused([_bad("hands must be an object of seat: tiles",
                                 "«hands» — объект «место: кости»")])
-        bit = T.TOKEN_BIT
         for seat, text in hands.items():
             if seat not in in_play:
                 _seat(seat, "hands", in_play)
@@ -75,7 +82,7 @@ def read_record(rules: ClubRules, in_play: tuple[str, ...], deal: Any) -> ClubRe
             if type(text) is str and "," not in text:  # the common case, inline
                 tokens = text.split()
                 try:
-                    mask = sum(bit[token] for token in tokens)
+                    mask = sum(map(_BIT, tokens))
                 except KeyError:
                     pass
                 else:

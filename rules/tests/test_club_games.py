@@ -177,3 +177,13 @@ def test_time_ends_every_game_with_the_side_ahead() -> None:
     out, _ = run("dvorovoe", [{"result": "domino", "by": "N", "pips": {"E": 9},
                                "time_up": True}])
     assert (out["end"], out["winner"]) == ("time", "N")
+
+
+def test_kozel_morskoy_six_six_wipe_stands_when_the_others_tie() -> None:
+    out, status = run("kozel_morskoy", [
+        {"result": "domino", "by": "N", "pips": {"E": 30, "S": 10}},
+        {"result": "domino", "by": "E", "leader": "N", "last_tiles": "6:6",
+         "pips": {"N": 5, "S": 5}}], players=3)
+    assert status == 0
+    assert out["totals"] == {"N": 0, "E": 0, "S": 0} and out["unclaimed_eggs"] == 10
+    assert out["deals"][1]["recorded"] == {"N": 0, "E": 0, "S": 0}

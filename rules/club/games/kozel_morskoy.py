@@ -116,15 +116,17 @@ class KozelMorskoyJudge(ClubJudge):
             return Parts(winner, recorded, leader, titles, void=True, extra=extra)
         if opening:
             new.opening += 1
+        wipe = domino and SS in last
+        if wipe:  # «у закончившего на 6:6 все очки списываются до 0», whoever loses
+            assert finisher is not None
+            new.totals[finisher] = 0
         if len(losers) > 1:  # «яйца»: the tied values wait for the next deal with one loser
             new.eggs += sum(values[s] for s in losers)
             return Parts(winner, recorded, r.by if domino else leader, extra=extra)
         loser = losers[0]
         before = new.totals[loser]
-        if domino and SS in last:
+        if wipe:
             amount = 100
-            assert finisher is not None
-            new.totals[finisher] = 0
         else:
             amount = AMOUNT.get(kind, values[loser])
         amount += new.eggs
