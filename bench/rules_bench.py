@@ -2,7 +2,7 @@
 and how many moves per second the fives judge does (target: 200,000 on one core).
 
     python bench/rules_bench.py [--matches 3000] [--preset sport] [--seed 1] [--mypyc]
-                                [--mypyc-tests] [--fives-matches 600]
+                                [--mypyc-tests] [--fives-matches 600] [--club-matches 300]
 
 Simulated legal matches with every hand written as tiles are judged through the library
 (``Judge.fold``, as the web app does) and through the CLI (``python -m rules check --batch`` on one
@@ -57,6 +57,8 @@ def main() -> None:
                         help="also measure the same source compiled with mypyc")
     parser.add_argument("--mypyc-tests", action="store_true",
                         help="with --mypyc: first run the rules tests against the compiled build")
+    parser.add_argument("--club-matches", type=int, default=300,
+                        help="matches of each club game (RULES.md 24-31); 0: skip")
     parser.add_argument("--fives-matches", type=int, default=600,
                         help="fives matches (RULES.md 15-23) judged move by move; 0: skip")
     args = parser.parse_args()
@@ -107,6 +109,11 @@ def main() -> None:
     assert proc.returncode == 0, proc.stderr.decode()[-2000:]
     print(f"CLI check --batch:      {deals / elapsed:,.0f} deals/s "
           f"(one process, start-up, JSON in and out)")
+    if args.club_matches:
+        from club_deals import measure
+
+        print("club games (pure Python, simple line-play generator, bench/club_deals.py):")
+        measure(args.club_matches, args.repeat, args.seed)
     if args.fives_matches:
         _measure_fives(args)
     if args.mypyc:

@@ -24,7 +24,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from rules import catalogue
-from rules.fives import fives_catalogue, is_fives_preset
+from rules.fives import fives_catalogue
+from rules.games import FIVES, at_table, judge_of
 from tournaments.formats import FORMAT_KNOBS
 
 #: the presets in words, in the order of the choice
@@ -89,7 +90,13 @@ ENGINE_NOTE = re.compile(r"\s*\((?:end|конец): [^)]*\)")
 
 
 def engine_of(preset: str) -> str:
-    return "fives" if is_fives_preset(preset) else "classic"
+    return "fives" if judge_of(preset) == FIVES else "classic"
+
+
+def table_presets() -> list[str]:
+    """The presets a tournament may pick: the registry's games the score sheet records
+    (``rules.games.at_table``), in the order of ``PRESET_NAMES``."""
+    return [name for name in PRESET_NAMES if at_table(name)]
 
 
 @cache
