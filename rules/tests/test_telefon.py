@@ -159,7 +159,8 @@ def test_a_bad_several_doubles_move_leaves_the_table_as_it_was(tiles: list[str],
 
 # ------------------------------------------------------------------ the judge
 def _ex19_play() -> list[dict[str, Any]]:
-    return json.loads(json.dumps(COPIED[19][0]["deals"][0]["play"]))
+    play: list[dict[str, Any]] = json.loads(json.dumps(COPIED[19][0]["deals"][0]["play"]))
+    return play
 
 
 def _one(deal: dict[str, Any], players: int = 2, **options: Any) -> dict[str, Any]:
@@ -201,13 +202,14 @@ def test_the_first_lead_is_the_holder_of_zero_zero_with_four_players() -> None:
     good = {"result": "target", "play": [{"seat": "N", "tile": "5:5"}], "hands": hands}
     assert _one(good, 4, target=10)["errors"] == []
     # E leads while N's hand shows 0:0: N held it
-    bad = {"result": "target", "play": [{"seat": "E", "tile": "6:4"}],
-           "hands": {**hands, "N": hands["N"] + " 5:5", "E": "6:6 6:5 6:3 6:2 6:1 6:0"}}
+    bad_hands = {**hands, "N": hands["N"] + " 5:5", "E": "6:6 6:5 6:3 6:2 6:1 6:0"}
+    bad: dict[str, Any] = {"result": "target", "play": [{"seat": "E", "tile": "6:4"}],
+                           "hands": bad_hands}
     error = _one(bad, 4, target=10)["errors"][0]
     assert (error["code"], error["expected"]) == ("wrong_leader", "N")
     # 0:0 laid by E and written in N's hand: no holder, the move's own check refuses it
     twice = {**bad, "play": [{"seat": "E", "tile": "0:0"}],
-             "hands": {**bad["hands"], "E": "6:6 6:5 6:3 6:2 6:1 6:0"}}
+             "hands": {**bad_hands, "E": "6:6 6:5 6:3 6:2 6:1 6:0"}}
     assert _one(twice, 4, target=10)["errors"][0]["code"] == "duplicate_tile"
     # only the match's first accepted deal is checked; the light form is not
     judge = FivesJudge(make_fives_rules("telefon", {"target": 10, "target_check": "move"}, 4))
