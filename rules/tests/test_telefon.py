@@ -264,8 +264,7 @@ def test_losers_at_the_target_and_by_time() -> None:
     out, _ = check({"preset": "telefon", "options": {"target": 20}, "deals": [win]})
     assert (out["finished"], out["winner"], out["losers"]) == (True, "N", ["E"])
     tie = _light("fish", scores=[{"seat": "N", "points": 5}, {"seat": "E", "points": 5}],
-                 hands={"N": "1:0", "E": "1:0"}.copy() | {"E": "0:0 1:1"}, time_up=True)
-    tie["hands"] = {"N": "2:0", "E": "1:1"}
+                 hands={"N": "2:0", "E": "1:1"}, time_up=True)
     out, _ = check({"preset": "telefon", "deals": [tie]})
     assert (out["end"], out["winner"], out["losers"]) == ("time", "draw", [])
     both = _light("domino", by="N", scores=[{"seat": "N", "points": 20},
@@ -288,3 +287,24 @@ def test_the_judge_keeps_the_first_lead_check_until_a_deal_is_accepted() -> None
     state = judge.start()
     judge.judge(state, {"result": "domino"})      # refused: nothing accepted yet
     assert state.accepted == 0
+
+
+def test_seed_003s_example_played_out_to_a_write_off() -> None:
+    """Judged by hand from seed 003's text: its five moves, then E lays 1:1 and 4:4 together
+    (2 + 8 + 0 + 0 = 10), N 2:5 on D (2 + 8 + 0 + 5 = 15), E 5:5 on D (20), N 4:6 (18: 0) and
+    E goes out with 6:6 (24: 0). N holds 0:0 6:5, 11: writes off 10 from 35."""
+    play = _ex19_play() + [
+        {"seat": "E", "tiles": [{"tile": "1:1"}, {"tile": "4:4"}], "points": 10},
+        {"seat": "N", "tile": "2:5", "end": "D", "points": 15},
+        {"seat": "E", "tile": "5:5", "end": "D", "points": 20},
+        {"seat": "N", "tile": "4:6", "end": "R", "points": 0},
+        {"seat": "E", "tile": "6:6", "end": "R", "points": 0},
+    ]
+    deal = {"result": "domino", "play": play, "hands": {"N": "0:0 6:5"},
+            "boneyard": "1:0 2:1 3:0 4:0 4:1 4:3 5:0 5:1 5:3 5:4 6:0 6:1 6:2 6:3"}
+    out, status = check({"preset": "telefon", "deals": [deal]})
+    entry = out["deals"][0]
+    assert status == 0, entry["errors"]
+    assert [m["count"] for m in entry["moves"]] == [5, 10, 10, 5, 5, 10, 15, 20, 18, 24]
+    assert (entry["play_points"], entry["write_off"], entry["totals"], entry["next_leader"]) == \
+        ({"N": 35, "E": 45}, {"N": 10, "E": 0}, {"N": 25, "E": 45}, "E")
