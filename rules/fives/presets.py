@@ -69,7 +69,10 @@ class FivesRules(Seating):
         return MAX_MOVE_POINTS_SPINNER if self.spinner != "none" else MAX_MOVE_POINTS
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """The preset and the knobs it takes (what a stored match replays as options): a
+        preset's fixed rules (``telefon``'s «дом», its leads) are the preset's own."""
+        return {"preset": self.preset,
+                **{name: getattr(self, name) for name in PRESET_KNOBS[self.preset]}}
 
 
 _LEADS = ("any", "seat_N", "seat_E", "seat_S", "seat_W")

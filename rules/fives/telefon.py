@@ -3,7 +3,8 @@
 Several doubles laid in one move (``lay_doubles``: ``bad_multi_move``, then each double checked
 as a single move is), the first lead by the holder of 0:0 (``zero_zero_holder``), the end of a
 deal by the losers' write-off with totals floored at 0 (``write_off_score``), the next leader
-(who went out; after a fish, the seat of the last move) and the match's ``losers`` (section 34).
+(who went out; after a fish, the seat of the last move); the match's ``losers`` (section 34)
+are ``types.losers``.
 The table's «дом» lives in ``table.FivesTable``; the judge's stages call these where the older
 fives games do their own.
 """
@@ -110,16 +111,3 @@ def next_leader(d: Deal, played_moves: list[dict[str, Any]]) -> str | None:
             return str(played_moves[-1]["seat"]) if played_moves else None
         return d.by
     return None
-
-
-def losers(state: FivesState) -> list[str]:
-    """Section 32/34: at the target, the sides with the lowest total (none when all are equal);
-    by time, every side but the winner (none on a draw); [] while the match goes on."""
-    if not state.finished:
-        return []
-    totals = state.totals
-    if state.end == "time":
-        return [s for s in totals if s != state.winner] if state.winner != "draw" else []
-    low = min(totals.values())
-    lowest = [s for s in totals if totals[s] == low]
-    return [] if len(lowest) == len(totals) else lowest

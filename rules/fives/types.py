@@ -135,10 +135,21 @@ class FivesMatchVerdict:
             "unclaimed_eggs": s.eggs,
         }
         if self.rules.outputs_34:
-            from .telefon import losers  # the module imports this one
-
             out["losers"], out["titles"] = losers(s), []
         return out
+
+
+def losers(state: FivesState) -> list[str]:
+    """Section 32/34: at the target, the sides with the lowest total (none when all are equal);
+    by time, every side but the winner (none on a draw); [] while the match goes on."""
+    if not state.finished:
+        return []
+    totals = state.totals
+    if state.end == "time":
+        return [s for s in totals if s != state.winner] if state.winner != "draw" else []
+    low = min(totals.values())
+    lowest = [s for s in totals if totals[s] == low]
+    return [] if len(lowest) == len(totals) else lowest
 
 
 class Refused(Exception):
