@@ -43,7 +43,7 @@ COMPILED = [
     # cannot derive from a compiled one, so the package is compiled with the rest
     "fives/types.py", "fives/presets.py", "fives/table.py", "fives/reading.py", "fives/hands.py",
     "fives/after.py", "fives/strong.py", "fives/light.py", "fives/scoring.py", "fives/judge.py",
-    "fives/contract.py", "fives/messages.py",
+    "fives/contract.py", "fives/messages.py", "fives/telefon.py",
 ]
 
 
@@ -126,14 +126,16 @@ def _measure_fives(args: argparse.Namespace) -> None:
     from rules.fives import FivesJudge, make_fives_rules
     from rules.simulate import play_fives_match
 
-    for preset, players in (("fives", 2), ("muggins", 2), ("muggins", 4)):
+    # telefon (RULES.md 32): a move may lay several doubles, counted as one move
+    for preset, players in (("fives", 2), ("muggins", 2), ("muggins", 4), ("telefon", 2),
+                            ("telefon", 4)):
         rules = make_fives_rules(preset, None, players)
         rng = random.Random(args.seed)
         matches = [play_fives_match(rules, rng, style="tiles", declare=True)
                    for _ in range(args.fives_matches)]
         deals = sum(len(m) for m in matches)
         entries = sum(len(d["play"]) for m in matches for d in m)
-        moves = sum(1 for m in matches for d in m for e in d["play"] if "tile" in e)
+        moves = sum(1 for m in matches for d in m for e in d["play"] if "tile" in e or "tiles" in e)
         judge = FivesJudge(rules)
         best = float("inf")
         for _ in range(args.repeat):

@@ -66,6 +66,8 @@ CHOICES: dict[str, Any] = {
     "up": _("up"),
     "move": _("after every move"),
     "deal": _("once the deal is scored"),
+    "write_off": _("the losers write their hands off («Телефон»)"),
+    "bonus": _("the winner takes the opponents' hands"),
 }
 
 #: each tie-break's one-line explanation (its name is ``TIE_BREAKS``)
