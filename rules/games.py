@@ -44,6 +44,18 @@ class Game:
     players: tuple[int, int]
     at_table: bool
 
+    def judge_class(self) -> type:
+        """The class that judges the game: ``rules.Judge``, ``rules.fives.FivesJudge``, or the
+        game's own subclass of ``rules.club.ClubJudge``."""
+        if self.judge == CLASSIC:
+            from .engine.judge import Judge
+            return Judge
+        if self.judge == FIVES:
+            from .fives.judge import FivesJudge
+            return FivesJudge
+        from .club.games import JUDGES
+        return JUDGES[self.name]
+
     def describe(self) -> dict[str, Any]:
         return {
             "family": self.family, "judge": self.judge, "at_table": self.at_table,

@@ -25,6 +25,9 @@ def test_every_preset_of_every_judge_is_one_entry() -> None:
         assert registry[name].judge == CLUB
     assert registry["osel"].family == registry["chechevo"].family == CROSS
     assert registry["semerka"].family == END_OF_DEAL
+    assert registry["sport"].judge_class().__name__ == "Judge"
+    assert registry["muggins"].judge_class().__name__ == "FivesJudge"
+    assert registry["general"].judge_class().__name__ == "GeneralJudge"
 
 
 def test_club_games_are_judged_but_not_at_the_table() -> None:
