@@ -27,6 +27,9 @@ from .presets import ClubRules
 from .types import ClubRecord
 
 _SIX_ZERO = T.INDEX[(6, 0)]
+_LOW_HALF = (1 << T.HALF) - 1
+_PARITY_LOW, _PARITY_HIGH = T.HALF_PARITY
+_EDGES_LOW, _EDGES_HIGH = T.HALF_EDGES
 #: the two lead tiles of a «внеочередной» lead of ``kozel_morskoy``
 _EXTRA_LEAD = frozenset({T.SIX_SIX, T.ZERO_ZERO})
 
@@ -98,15 +101,16 @@ def _redeal_hand(rules: ClubRules, mask: int) -> bool:
 # ------------------------------------------------------------------------- line and cross
 def _shape(table: int) -> tuple[int, int, list[int]]:
     """The numbers on the table, those shown an odd number of times, and each number's
-    neighbours (numbers joined to it by a tile)."""
-    present = odd = 0
-    neighbours = [0] * (T.MAX_PIP + 1)
-    for t in T.tiles_of(table):
-        a, b = T.TILES[t]
-        present |= 1 << a | 1 << b
-        odd ^= T.PARITY[t]
-        neighbours[a] |= 1 << b
-        neighbours[b] |= 1 << a
+    neighbours (numbers joined to it by a tile; a double joins its number to itself). Read from
+    ``rules.tiles``' half-mask tables: no loop over the tiles."""
+    low, high = table & _LOW_HALF, table >> T.HALF
+    odd = _PARITY_LOW[low] ^ _PARITY_HIGH[high]
+    edges = _EDGES_LOW[low] | _EDGES_HIGH[high]
+    neighbours = [edges >> (7 * v) & 127 for v in range(T.MAX_PIP + 1)]
+    present = 0
+    for v, joined in enumerate(neighbours):
+        if joined:
+            present |= 1 << v
     return present, odd, neighbours
 
 
