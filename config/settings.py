@@ -325,6 +325,9 @@ AXES_USERNAME_CALLABLE = "accounts.lockout.username"
 AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_address"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 AXES_RESET_ON_SUCCESS = True  # the username's failures only (accounts.lockout.LockoutHandler)
+# an attempt axes already refused (its username or its address locked) is not a guess: counted,
+# it would lock every username a locked address names (accounts.lockout)
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_DISABLE_ACCESS_LOG = True  # failures are what is counted; sign-ins are not logged
 AXES_VERBOSE = False
 # API tokens (django-rest-knox, accounts/tokens.py): hashed, one per client, each expiring.

@@ -203,3 +203,21 @@ def test_an_overlong_or_binary_username_is_a_clear_400(lockout: Any) -> None:
         assert answer.json()["errors"][0]["field"] == "username"
         page = login(Client(), name, "x")
         assert page.status_code == 200 and "_auth_user_id" not in Client().session
+
+
+def test_attempts_refused_for_a_locked_address_do_not_lock_the_usernames_tried(lockout) -> None:
+    """Issue 25: one locked address locked 8 accounts in 40 requests, because every attempt
+    it sent, already refused, still counted against the username it named."""
+    names = [f"ref{n}" for n in range(8)]
+    for name in names:
+        User.objects.create_user(name, password=RIGHT)
+    attacker = Client(REMOTE_ADDR="10.9.9.9")
+    for n in range(6):  # the address reaches its limit on made-up names
+        login(attacker, f"nobody{n}", "wrong")
+    for name in names:  # then it names real accounts, again and again: all refused
+        for _ in range(5):
+            assert login(attacker, name, "wrong").status_code == 429
+    for name in names:  # the real users, from the hall, are not locked out
+        hall = Client(REMOTE_ADDR="10.0.0.1")
+        answer = login(hall, name, RIGHT)
+        assert answer.status_code == 302 and signed_in(hall), name
