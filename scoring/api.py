@@ -112,6 +112,14 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     """Score sheets: read as allowed; referees write their match; the desk confirms and corrects."""
 
     serializer_class = MatchOutSerializer
+
+    def finalize_response(self, request: Any, response: Any, *args: Any, **kwargs: Any) -> Any:
+        """Anonymous readers see people by their names, never by their logins (a login is half
+        of what a password guess needs)."""
+        response = super().finalize_response(request, response, *args, **kwargs)
+        if not request.user.is_authenticated and isinstance(response, Response):
+            response.data = _without_logins(response.data)
+        return response
     lookup_value_regex = r"\d+"
 
     def get_queryset(self) -> QuerySet[Match]:
@@ -326,3 +334,11 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def history(self, request: Request, pk: str) -> Response:
         match = self.get_object()
         return Response([selectors.version_data(row) for row in selectors.history(match.pk)])
+
+
+def _without_logins(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _without_logins(v) for k, v in data.items() if k != "username"}
+    if isinstance(data, list):
+        return [_without_logins(v) for v in data]
+    return data

@@ -11,7 +11,7 @@ from scoring.models import Match
 
 class UserRefSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    username = serializers.CharField()
+    username = serializers.CharField(required=False, help_text="the login: signed-in readers only")
     name = serializers.CharField()
 
 

@@ -377,3 +377,27 @@ def test_only_the_desk_issues_a_pin_through_the_api(match, referee, chief):
     assert refused.status_code == 403 and codes(refused) == ["pin_desk_only"]
     issued = client_for(chief).post(url(match, "pin/"), {"pin": "9753"}, format="json")
     assert issued.status_code == 200 and issued.json()["has_pin"] is True
+
+
+def test_anonymous_readers_never_see_a_login(match, referee, deals) -> None:
+    """Issue 25: staff usernames were readable in anonymous match JSON (half of a password
+    guess). Names, yes; logins, never — for anonymous readers; signed-in users keep them."""
+    from rest_framework.test import APIClient
+
+    from scoring import services
+    from scoring.models import Match
+
+    referee.username = "login-zx7"
+    referee.save()
+    Match.objects.filter(pk=match.pk).update(referee=referee)
+    services.record_deal(match.pk, deals[0], referee)
+    anonymous = APIClient()
+    for url in (f"/api/v1/matches/{match.pk}/", "/api/v1/matches/",
+                f"/api/v1/matches/{match.pk}/history/"):
+        answer = anonymous.get(url)
+        if answer.status_code == 200:
+            assert referee.username not in answer.content.decode(), url
+            assert '"username"' not in answer.content.decode(), url
+    signed = APIClient()
+    signed.force_authenticate(referee)
+    assert referee.username in signed.get(f"/api/v1/matches/{match.pk}/").content.decode()
