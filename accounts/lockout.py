@@ -7,8 +7,10 @@ door that calls ``authenticate``: the login page, the admin's login and the API 
 
 The failure that reaches a limit and every attempt after it are refused — the right password
 too — with 429, ``Retry-After`` and a translated message, until a whole window has passed
-without a failure. A refused attempt is not counted (``AXES_RESET_COOL_OFF_ON_FAILURE_DURING_
-LOCKOUT`` off): counted, a locked address would lock every username it names. Axes refuses in its authentication backend, so no door can skip the check.
+without a failure. A refused attempt is not counted (axes'
+``AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT`` off): counted, a locked address would lock
+every username it names. Axes refuses in its authentication backend, so no door can skip the
+check.
 
 Usernames are counted as authentication sees them: NFKC-normalised (the login form does that,
 so a full-width ``ｒeferee4`` signs in as ``referee4``) and case-folded (stricter than Django,

@@ -126,3 +126,18 @@ def test_a_handed_in_protocol_is_not_copied_into(client, match, chief, referee, 
     client.force_login(chief)
     assert "Этот протокол уже сдан" in client.get(url(match)).content.decode()
     assert client.post(url(match), paper_rows(deals[:1])).status_code == 409
+
+
+def test_a_paper_longer_than_the_rules_allow_is_refused_unread(client, match, chief,
+                                                               deals) -> None:  # fmt: skip
+    """Issue 25: a 990-row paper protocol took 5.5 s and answered 2 MB. The rules' deal limit
+    bounds the rows: beyond it the paper is refused with one short message, nothing stored."""
+    client.force_login(chief)
+    rows = {**paper_rows(deals), "row-TOTAL_FORMS": 990}  # the rest of the rows left blank
+    assert int(rows["row-TOTAL_FORMS"]) > match.get_rules().deal_limit
+    preview = client.post(url(match, "preview/"), rows, HTTP_ACCEPT_LANGUAGE="en", **JSON)
+    assert preview.status_code == 400
+    assert len(preview.content) < 2_000
+    assert "more deals" in preview.json()["error"] or "больше" in preview.json()["error"]
+    saved = client.post(url(match), rows)
+    assert saved.status_code == 400 and Deal.objects.filter(match=match).count() == 0

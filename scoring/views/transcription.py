@@ -46,11 +46,20 @@ class TranscriptionPage(LoginRequiredMixin, MatchView):
         rules = self.match.get_rules()
         return self.match.status in services.EDITABLE and not is_fives(rules)
 
+    def room(self) -> int:
+        """The rows a paper may still add: the rules' deal limit less the deals stored (the
+        engine refuses more anyway; bounded here, a 990-row paper is not read at all)."""
+        return max(1, self.match.get_rules().deal_limit - self.match.deals.count())
+
     def rows(self, data: Any = None) -> Any:
         rules = self.match.get_rules()
         kwargs = {"seats": tuple(rules.seats), "sides": tuple(rules.sides)}
         if data is not None:
-            return PaperRows(data, prefix="row", form_kwargs=kwargs)
+            room = self.room()
+            bounded = formset_factory(PaperDealForm, extra=0, max_num=room, validate_max=True,
+                                      absolute_max=room)  # fmt: skip
+            return bounded(data, prefix="row", form_kwargs=kwargs,
+                           error_messages={"too_many_forms": self.too_many(room)})
         counted = sum(1 for d in self.match.deals.all() if d.record.get("result") != "redeal")
         wanted = rules.deals - counted if rules.end == "deals" else OPEN_ROWS
         initial = [{"key": uuid.uuid4()} for _ in range(max(wanted, 1))]
@@ -86,6 +95,13 @@ class TranscriptionPage(LoginRequiredMixin, MatchView):
                 if self.match.get_rules().end == "deals" else None}
 
 
+    @staticmethod
+    def too_many(room: int) -> str:
+        return ngettext("The rules allow %(count)s more deal in this match.",
+                        "The rules allow %(count)s more deals in this match.", room) % {
+            "count": room}
+
+
 class TranscribeView(TranscriptionPage):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         return self.show(self.rows())
@@ -110,6 +126,8 @@ class TranscribeView(TranscriptionPage):
                     messages.error(request, item["message"])
             else:
                 return self.saved(len(done), sum(1 for d in done if d.created))
+        for error in rows.non_form_errors():
+            messages.error(request, error)
         self.reload()
         return self.show(rows, status=status)
 
@@ -149,6 +167,9 @@ class TranscribePreviewView(TranscriptionPage):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         rows = self.rows(request.POST)
         rows.is_valid()
+        if rows.non_form_errors():
+            return JsonResponse({"ok": False, "rows": {}, "error": rows.non_form_errors()[0]},
+                                status=400)  # fmt: skip
         context = self.judged(rows)
         return JsonResponse({
             "ok": context["cmp"].ok and not context["invalid"],
