@@ -139,7 +139,7 @@ def test_the_api_import_gives_the_named_users_nothing(forged, people) -> None:
     # nobody confirmed, submitted, recorded or sanctioned anything here
     assert_nothing_attributed(copy_)
     confirmed = Match.objects.get(pairing__round__tournament=copy_, label="R1 T1")
-    shown = api_for(people["chief"]).get(f"/api/v1/matches/{confirmed.pk}/").json()
+    shown = api_for(people["importer"]).get(f"/api/v1/matches/{confirmed.pk}/").json()
     assert shown["status"] == "confirmed"
     assert shown["confirmed_by"] is None and shown["submitted_by"] is None
     # the import says who imported which archive, and keeps the archive's names as text
