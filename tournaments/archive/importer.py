@@ -30,6 +30,7 @@ from scoring.models import LEGACY_ROUND, Deal, Match, MatchVersion
 from tournaments import results
 from tournaments.access import User, can_create_tournament
 from tournaments.archive.format import HAS_DEALS_WON, SECTIONS, SPECS, USER
+from tournaments.archive.matching import match_players
 from tournaments.archive.reader import Plan, read_archive
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import (
@@ -75,8 +76,6 @@ def import_tournament(data: Any, user: User, *, raw: bytes | None = None,
         raise NotAllowed.one("not_organiser", _("Only organisers create tournaments."))
     plan = read_archive(data)
     if links is None:
-        from tournaments.archive.review import match_players  # the review reads this module
-
         links = {str(p["id"]): p["player"] for p in match_players(plan, user)}
     try:
         with transaction.atomic():

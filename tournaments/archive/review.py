@@ -28,14 +28,14 @@ from django.utils.translation import gettext as _
 from tournaments import access
 from tournaments.access import User
 from tournaments.archive.importer import digest, import_tournament
-from tournaments.archive.reader import Plan, read_archive
+from tournaments.archive.matching import CONFLICT, FEDERATION, NAME_CLUB, NEW, match_players
+from tournaments.archive.reader import read_archive
 from tournaments.archive.source import existing_copy
 from tournaments.errors import Conflict, NotAllowed, TournamentError
-from tournaments.models import PendingImport, Player, Tournament
+from tournaments.models import PendingImport, Tournament
 
 #: a review not confirmed within this time is gone
 PENDING_FOR = dt.timedelta(days=1)
-FEDERATION, NAME_CLUB, NEW, CONFLICT = "federation_id", "name_club", "new", "conflict"
 
 
 def already_here(copy: Tournament, user: User) -> TournamentError:
@@ -56,42 +56,6 @@ def already_here(copy: Tournament, user: User) -> TournamentError:
     err.errors[0]["url"] = url  # type: ignore[index]
     err.errors[0]["tournament"] = copy.pk  # type: ignore[index]
     return err
-
-
-def match_players(plan: Plan, user: User) -> list[dict[str, Any]]:
-    """Per archive player: ``status`` (federation_id, name_club, new, conflict), the registry
-    ``player`` he is linked to (or None: created), and what the archive says of him."""
-    clubs = {archive_id: f["name"] for archive_id, f in plan.rows["clubs"]}
-    rows = plan.rows["players"]
-    ids = {f["federation_id"] for _i, f in rows if f["federation_id"]}
-    by_federation = {p.federation_id: p for p in Player.objects.filter(federation_id__in=ids)}
-    offered = Player.objects.offered_to(user)
-    names = sorted({f["last_name"] for _i, f in rows})
-    by_name: dict[tuple[str, str, str], list[Player]] = {}
-    for start in range(0, len(names), 500):
-        for p in offered.filter(last_name__in=names[start : start + 500]).select_related("club"):
-            key = (p.last_name, p.first_name, p.club.name if p.club else "")
-            by_name.setdefault(key, []).append(p)
-    out = []
-    for archive_id, f in rows:
-        club = clubs.get(f["club"], "")
-        item = {"id": archive_id, "name": f"{f['last_name']} {f['first_name']}".strip(),
-                "club": club, "federation_id": f["federation_id"], "player": None,
-                "player_name": "", "status": NEW}  # fmt: skip
-        known = by_federation.get(f["federation_id"]) if f["federation_id"] else None
-        fits = by_name.get((f["last_name"], f["first_name"], club), [])
-        if known is not None:
-            same = (known.last_name, known.first_name) == (f["last_name"], f["first_name"])
-            visible = known.in_registry or offered.filter(pk=known.pk).exists()
-            item.update(status=FEDERATION if same and visible else CONFLICT,
-                        player=known.pk if same and visible else None,
-                        player_name=known.full_name)  # fmt: skip
-        elif len(fits) == 1 and not (f["federation_id"] and fits[0].federation_id):
-            item.update(status=NAME_CLUB, player=fits[0].pk, player_name=fits[0].full_name)
-        elif fits:
-            item.update(status=CONFLICT, player_name=", ".join(p.full_name for p in fits[:3]))
-        out.append(item)
-    return out
 
 
 def prepare(data: Any, user: User, *, raw: bytes | None = None,
@@ -121,11 +85,15 @@ def prepare(data: Any, user: User, *, raw: bytes | None = None,
                                         replaces=replaces)  # fmt: skip
 
 
+class NoSuchImport(TournamentError):
+    status = 404
+
+
 def pending_of(token: Any, user: User) -> PendingImport:
-    """The user's own pending import (another user's token is not there)."""
+    """The user's own pending import (another user's token is not there: 404)."""
     found = PendingImport.objects.filter(user=user, token=token).first() if _uuid(token) else None
     if found is None or found.created_at < timezone.now() - PENDING_FOR:
-        raise TournamentError.one(
+        raise NoSuchImport.one(
             "no_such_import",
             _("No such import is waiting for confirmation; upload the archive again."),
             "token",
