@@ -25,6 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from scoring.models import Match
 from tournaments import access
 from tournaments.access import User
 from tournaments.archive.importer import digest, import_tournament
@@ -32,7 +33,15 @@ from tournaments.archive.matching import CONFLICT, FEDERATION, NAME_CLUB, NEW, m
 from tournaments.archive.reader import read_archive
 from tournaments.archive.source import existing_copy
 from tournaments.errors import Conflict, NotAllowed, TournamentError
-from tournaments.models import PendingImport, Tournament
+from tournaments.models import (
+    Pairing,
+    PairingEntry,
+    PendingImport,
+    Player,
+    Sanction,
+    Standing,
+    Tournament,
+)
 
 #: a review not confirmed within this time is gone
 PENDING_FOR = dt.timedelta(days=1)
@@ -125,7 +134,7 @@ def confirm(token: Any, user: User) -> Tournament:
                         "not_organiser",
                         _("Only the tournament's organisers restore an archive over it."),
                     )
-                replaces.delete()
+                _remove(replaces)
             else:
                 copy = existing_copy(pending.sha256, pending.source)
                 if copy is not None:
@@ -134,13 +143,29 @@ def confirm(token: Any, user: User) -> Tournament:
             tournament = import_tournament(pending.data, user, sha256=pending.sha256,
                                            source=pending.source, links=links,
                                            guard=True)  # fmt: skip
-            pending.delete()
+            # the players the replaced copy had created are this copy's now
+            orphans = Player.objects.filter(in_registry=False, imported_in__isnull=True,
+                                            entries__tournament=tournament).values("pk")
+            Player.objects.filter(pk__in=list(orphans)).update(imported_in=tournament)
+            PendingImport.objects.filter(pk=pending.pk).delete()
             return tournament
     except IntegrityError as err:
         copy = existing_copy(pending.sha256, pending.source)
         if copy is not None:
             raise already_here(copy, user) from err
         raise
+
+
+def _remove(tournament: Tournament) -> None:
+    """The copy restored over, with its tables and protocols (which protect their rows)."""
+    Sanction.objects.filter(tournament=tournament).delete()
+    Standing.objects.filter(round__tournament=tournament).delete()
+    PairingEntry.objects.filter(round__tournament=tournament).delete()
+    matches = list(Pairing.objects.filter(round__tournament=tournament)
+                   .exclude(match=None).values_list("match_id", flat=True))  # fmt: skip
+    Pairing.objects.filter(round__tournament=tournament).delete()
+    Match.objects.filter(pk__in=matches).delete()
+    tournament.delete()
 
 
 def counts(players: list[Mapping[str, Any]]) -> dict[str, int]:
