@@ -304,3 +304,27 @@ def test_an_imports_players_are_offered_only_to_its_organisers(api, doc, people)
     assert not Player.objects.offered_to(User.objects.get(username="org2")).filter(
         pk=new.pk).exists()  # fmt: skip
     assert Player.objects.offered_to(people["importer"]).filter(pk=new.pk).exists()
+
+
+def test_the_page_restores_over_a_copy_only_for_its_organisers(api, doc, people) -> None:  # noqa: F811
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    doc = foreign(doc)
+    copy_id = imported(api, doc).json()["id"]
+    body = json.dumps(doc).encode()
+    page = Client()
+    page.force_login(people["importer"])
+    again = page.post("/manage/import/", {"file": SimpleUploadedFile("a.json", body)})
+    assert again.status_code == 409 and f"?replaces={copy_id}" in again.content.decode()
+    intruder = Client()
+    intruder.force_login(make_user("intruder", ORGANISER))
+    before = written()
+    answer = intruder.post("/manage/import/", {"file": SimpleUploadedFile("a.json", body),
+                                               "replaces": copy_id})  # fmt: skip
+    assert answer.status_code == 400 and written() == before
+    review = page.post("/manage/import/", {"file": SimpleUploadedFile("a.json", body),
+                                           "replaces": copy_id})  # fmt: skip
+    assert review.status_code == 200 and 'id="archive-replaces"' in review.content.decode()
+    token = PendingImport.objects.get(user=people["importer"]).token
+    done = page.post(f"/manage/import/{token}/")
+    assert done.status_code == 302 and not Tournament.objects.filter(pk=copy_id).exists()
