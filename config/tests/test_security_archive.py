@@ -328,3 +328,33 @@ def test_the_page_restores_over_a_copy_only_for_its_organisers(api, doc, people)
     token = PendingImport.objects.get(user=people["importer"]).token
     done = page.post(f"/manage/import/{token}/")
     assert done.status_code == 302 and not Tournament.objects.filter(pk=copy_id).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_confirmations_at_once_on_postgresql_make_one_copy(require_postgres, doc) -> None:
+    """Two organisers confirm the same archive in the same instant: the database's unique
+    index lets one copy through and the other is refused with the link (not a 500)."""
+    import threading
+
+    from django.db import connection
+
+    doc = foreign(doc)
+    clients = [token_client(make_user(f"racer{i}", ORGANISER)) for i in range(2)]
+    confirms = [raw_post(c, doc).json()["confirm"] for c in clients]
+    barrier, answers = threading.Barrier(2), []
+
+    def confirm(client: APIClient, url: str) -> None:
+        try:
+            barrier.wait()
+            answers.append(client.post(url).status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=confirm, args=pair)
+               for pair in zip(clients, confirms, strict=True)]  # fmt: skip
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [201, 409]
+    assert Tournament.objects.filter(import_record__isnull=False).count() == 1

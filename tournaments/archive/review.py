@@ -149,7 +149,11 @@ def confirm(token: Any, user: User) -> Tournament:
             Player.objects.filter(pk__in=list(orphans)).update(imported_in=tournament)
             PendingImport.objects.filter(pk=pending.pk).delete()
             return tournament
-    except IntegrityError as err:
+    except (IntegrityError, TournamentError) as err:
+        # a copy confirmed meanwhile: the unique index refused this one (the importer reports
+        # it as a database rule), and the copy is now there to link to
+        if isinstance(err, TournamentError) and err.codes != ["invalid_archive"]:
+            raise
         copy = existing_copy(pending.sha256, pending.source)
         if copy is not None:
             raise already_here(copy, user) from err
