@@ -8,7 +8,7 @@ from rest_framework.routers import DefaultRouter
 from accounts.api import LogoutView, MeView, ObtainTokenView, TokenViewSet
 from scoring.api import MatchViewSet
 from tournaments.api import TournamentViewSet
-from tournaments.archive.api import ArchiveAPIView, ArchiveImportAPIView
+from tournaments.archive.api import ArchiveAPIView, ArchiveConfirmAPIView, ArchiveImportAPIView
 from tournaments.discipline.api import SanctionViewSet
 from tournaments.ratings.api import RatingViewSet
 from tournaments.registration.api import ClubViewSet, EntryViewSet, PlayerViewSet
@@ -52,5 +52,10 @@ urlpatterns = [
     # the tournament archive (tournaments.archive.api), before the router's tournament routes
     path("tournaments/<int:pk>/archive/", ArchiveAPIView.as_view(), name="api-archive"),
     path("tournaments/import/", ArchiveImportAPIView.as_view(), name="api-archive-import"),
+    path(
+        "tournaments/import/<str:token>/",
+        ArchiveConfirmAPIView.as_view(),
+        name="api-archive-confirm",
+    ),
     path("", include(router.urls)),
 ]

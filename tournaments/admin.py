@@ -8,7 +8,9 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
+from accounts import audit
 from tournaments.models import (
     ArchiveImport,
     Club,
@@ -63,8 +65,33 @@ class EntryInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ["name", "start_date", "format", "system", "rounds", "status", "public"]
-    list_filter = ["status", "format", "system", "public"]
+    list_display = ["name", "start_date", "format", "system", "rounds", "status", "public",
+                    "rated"]  # fmt: skip
+    list_filter = ["status", "format", "system", "public", "rated"]
+    actions = ["mark_rated", "mark_unrated"]
+
+    @admin.action(description=_("Count in the ratings (mark rated)"),
+                  permissions=["change"])  # fmt: skip
+    def mark_rated(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        """Only a site administrator counts a tournament in the ratings (an import arrives
+        unrated, issue 25); the ratings are recomputed."""
+        self._rate(request, queryset, True)
+
+    @admin.action(description=_("Leave out of the ratings (mark unrated)"),
+                  permissions=["change"])  # fmt: skip
+    def mark_unrated(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        self._rate(request, queryset, False)
+
+    def _rate(self, request: HttpRequest, queryset: QuerySet[Tournament], rated: bool) -> None:
+        from tournaments import ratings
+
+        ids = list(queryset.exclude(rated=rated).values_list("pk", flat=True))
+        Tournament.objects.filter(pk__in=ids).update(rated=rated)
+        for pk in ids:
+            audit.record(request.user, "tournament.rated", Tournament(pk=pk),
+                         tournament_id=pk, after={"rated": rated})  # fmt: skip
+        if ids:
+            ratings.schedule(ids[0])
     search_fields = ["name", "venue"]
     filter_horizontal = ["organisers", "chief_referees"]
     inlines = [EntryInline]

@@ -44,6 +44,8 @@ urlpatterns = [
     path("manage/new/", registration.TournamentCreateView.as_view(), name="manage_create"),
     path("manage/import/", archive.ArchiveImportView.as_view(),
          name="manage_archive_import"),
+    path("manage/import/<str:token>/", archive.ArchiveConfirmView.as_view(),
+         name="manage_archive_confirm"),
     path("manage/<int:pk>/archive.json", archive.ArchiveDownloadView.as_view(),
          name="manage_archive"),
     path("manage/<int:pk>/", rounds.DashboardView.as_view(), name="manage"),

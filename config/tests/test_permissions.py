@@ -84,6 +84,7 @@ API = {
     "POST /api/v1/players/": ORGANISERS,
     "POST /api/v1/tournaments/": ORGANISERS,
     "POST /api/v1/tournaments/import/": ORGANISERS,
+    "POST /api/v1/tournaments/import/{token}/": {"org"},  # the importer's own review
     "PATCH /api/v1/tournaments/{id}/": THIS_EVENT,
     "POST /api/v1/tournaments/{id}/chief-referees/": THIS_EVENT,
     "POST /api/v1/tournaments/{id}/entries/": THIS_EVENT,
@@ -130,6 +131,7 @@ PAGES = {
     "scoring:transcribe_preview": DESK,
     "tournaments:manage_create": ORGANISERS,
     "tournaments:manage_archive_import": ORGANISERS,
+    "tournaments:manage_archive_confirm": {"org"},  # the importer's own review
     "tournaments:manage_setup": THIS_EVENT,
     "tournaments:manage_chief_referees": THIS_EVENT,
     "tournaments:manage_entries": THIS_EVENT,
@@ -218,7 +220,12 @@ def world(db: Any) -> dict[str, Any]:
     spare = Player.objects.create(last_name="Запасов")
     substitute = set_substitute(users["org"], t.pk, replaced=e[2].players.first().pk,
                                 player=spare.pk, from_round=3, to_round=3)  # fmt: skip
+    # an archive import waiting for org's confirmation (only he confirms it; issue 25)
+    from tournaments.archive import review
+
+    pending = review.prepare(json.loads(archive_of(t)), users["org"])
     return {
+        "pending": pending,
         "reserve": reserve,
         "substitute": substitute,
         "users": users,
@@ -275,6 +282,7 @@ def api_request(label: str, w: dict[str, Any]) -> tuple[str, str, Any]:
         ids["entries"] = e[5].pk
     path = path.replace("{id}", str(ids.get(resource, 0))).replace("{n}", "1")
     path = path.replace("{substitute_id}", str(w["substitute"].pk))
+    path = path.replace("{token}", str(w["pending"].token))
     bodies: dict[str, Any] = {
         "POST /api/v1/clubs/": {"name": "Новый клуб"},
         "POST /api/v1/players/": {"last_name": "Новиков"},
@@ -312,9 +320,12 @@ def api_request(label: str, w: dict[str, Any]) -> tuple[str, str, Any]:
 
 
 def archive_of(t: Tournament) -> str:
+    """T's archive as another site's (T itself is here: an import of it is refused)."""
     from tournaments import archive
 
-    return archive.dumps(archive.export_tournament(t))
+    doc = archive.export_tournament(t)
+    doc.pop("source")
+    return archive.dumps(doc)
 
 
 def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -344,6 +355,8 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         return reverse(name), {"label": "Товарищеская", "rules_preset": "sport"}
     if name == "tournaments:manage_create":
         return reverse(name), setup_form(w["t"]) | {"name": "Новый"}
+    if name == "tournaments:manage_archive_confirm":
+        return reverse(name, kwargs={"token": w["pending"].token}), {}
     if name == "tournaments:manage_archive_import":
         from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -512,6 +525,7 @@ def test_a_private_tournaments_objects_answer_404_to_any_body(label: str, world)
 #: requests that in the matrix's world write nothing even when allowed (the answer shows the
 #: permission held: a preview, or a state refusal such as a round with open tables)
 NOTHING_TO_DO = {
+    "tournaments:manage_archive_import",  # the upload shows a review; the confirmation writes
     "POST /api/v1/matches/{id}/submit/",  # table 1 is not over: 400 not_finished
     "tournaments:manage_round_action[unlock]",  # the table is not locked
     "scoring:submit",  # table 1 is not over: the form says so

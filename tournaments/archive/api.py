@@ -3,9 +3,14 @@
     GET  /api/v1/tournaments/{id}/archive/   the archive (the tournament's managers; token or
                                              session)
     POST /api/v1/tournaments/import/         an archive as the JSON body, or a multipart
-                                             ``file`` → 201 {"id", "name", "url", "notes",
-                                             "sha256", "exported_at"} (users who may create
-                                             tournaments; the SHA-256 of the bytes sent)
+                                             ``file`` (users who may create tournaments) →
+                                             200, the review: {"token", "sha256",
+                                             "exported_at", "name", "players", "counts",
+                                             "confirm"}; nothing is written. ``?replaces=<id>``
+                                             (or a form field): restore over that copy (its
+                                             organisers only). An archive already here → 409
+    POST /api/v1/tournaments/import/{token}/ the importer's confirmation → 201 {"id", "name",
+                                             "url", "notes", "sha256", "exported_at"}
 
 Errors use the common format ``{"errors": [{"code", "message", "field"}]}``.
 """
@@ -30,8 +35,9 @@ from rest_framework.views import APIView
 from config.limits import body_limit
 from config.parsers import JSONParser
 from tournaments import access
-from tournaments.archive import export, importer, reader
+from tournaments.archive import export, reader, review
 from tournaments.errors import NotAllowed, TournamentError
+from tournaments.models import PendingImport, Tournament
 
 
 class ImportedSerializer(serializers.Serializer):
@@ -41,8 +47,29 @@ class ImportedSerializer(serializers.Serializer):
     notes = serializers.ListField(child=serializers.CharField(),
                                  help_text="what could not be restored exactly")  # fmt: skip
     sha256 = serializers.CharField(help_text="SHA-256 of the archive's bytes as received")
-    exported_at = serializers.DateTimeField(allow_null=True,
-                                            help_text="when the archive says it was exported")
+    exported_at = serializers.DateTimeField(
+        allow_null=True, help_text="when the archive says it was exported"
+    )
+
+
+def review_body(pending: PendingImport, confirm_url: str) -> dict[str, Any]:
+    """The review: who each archive player will be here (``archive.review``)."""
+    return {"token": str(pending.token), "sha256": pending.sha256,
+            "exported_at": pending.data.get("exported_at"),
+            "name": (pending.data.get("tournament") or {}).get("name"),
+            "replaces": pending.replaces_id, "players": pending.players,
+            "counts": review.counts(pending.players), "confirm": confirm_url}  # fmt: skip
+
+
+def replaces_of(request: Any, value: Any) -> Tournament | None:
+    """The copy the user asks to restore over (only a tournament he may see)."""
+    if value in (None, ""):
+        return None
+    found = (access.visible_tournaments(request.user).filter(pk=value).first()
+             if str(value).isdigit() else None)  # fmt: skip
+    if found is None:
+        raise TournamentError.one("replaces", _("No such tournament."), "replaces")
+    return found
 
 
 class ArchiveJSONParser(JSONParser):
@@ -78,19 +105,46 @@ class ArchiveImportAPIView(APIView):
     permission_classes = [IsAuthenticated]
     parser_classes = [ArchiveJSONParser, MultiPartParser]
 
+    def initialize_request(self, request: Any, *args: Any, **kwargs: Any) -> Request:
+        # DRF reads a JSON body through ``request.body``, which Django refuses beyond
+        # DATA_UPLOAD_MAX_MEMORY_SIZE (1 MiB), while this view takes ARCHIVE_MAX_BYTES as
+        # documented (config.limits has checked the Content-Length against it): read it here
+        if request.content_type != "multipart/form-data" and not request._read_started:
+            request._body = request.read()
+        return super().initialize_request(request, *args, **kwargs)
+
     @extend_schema(operation_id="tournament_import", request=OpenApiTypes.OBJECT,
-                   responses={201: ImportedSerializer}, tags=["tournaments"])  # fmt: skip
+                   responses={200: OpenApiTypes.OBJECT}, tags=["tournaments"])  # fmt: skip
     def post(self, request: Request) -> Response:
-        """Create a tournament from an archive; nothing is written unless all of it is good."""
+        """Read and check an archive and show who its players will be here; nothing is
+        written until the importer confirms (``POST …/import/{token}/``)."""
         try:
             upload: Any = request.FILES.get("file") if hasattr(request, "FILES") else None
             if upload is not None:
                 raw = upload.read()
                 data = reader.load_file(raw)
+                wanted = request.POST.get("replaces") or request.query_params.get("replaces")
             else:
                 data = request.data
                 raw = getattr(request, "archive_bytes", None)
-            tournament = importer.import_tournament(data, request.user, raw=raw)
+                wanted = request.query_params.get("replaces")
+            pending = review.prepare(data, request.user, raw=raw,
+                                     replaces=replaces_of(request, wanted))  # fmt: skip
+        except TournamentError as err:
+            return Response({"errors": err.errors}, status=err.status)
+        url = reverse("api-archive-confirm", args=[pending.token])
+        return Response(review_body(pending, url), status=200)
+
+
+class ArchiveConfirmAPIView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(operation_id="tournament_import_confirm", request=None,
+                   responses={201: ImportedSerializer}, tags=["tournaments"])  # fmt: skip
+    def post(self, request: Request, token: str) -> Response:
+        """Write the reviewed import (only its importer; once)."""
+        try:
+            tournament = review.confirm(token, request.user)
         except TournamentError as err:
             return Response({"errors": err.errors}, status=err.status)
         body = {

@@ -33,6 +33,7 @@ from tournaments.archive.format import (
     VERSION,
     column,
 )
+from tournaments.archive.source import source_of
 from tournaments.models import (
     ArchiveImport,
     Club,
@@ -180,13 +181,13 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         del row["id"]
         given = archived.get("deals", {}).get(f"{row['match_id']}/{row['n']}")
         match_deals.setdefault(row["match_id"], []).append(
-            _render(row, "deals", usernames, given))
+            _render(row, "deals", usernames, given))  # fmt: skip
     match_history: dict[int, list[dict[str, Any]]] = {}
     for row in history:
         del row["id"]
         given = archived.get("history", {}).get(f"{row['match_id']}/{row['version']}")
         match_history.setdefault(row["match_id"], []).append(
-            _render(row, "history", usernames, given))
+            _render(row, "history", usernames, given))  # fmt: skip
 
     tournament_out = _render(settings, "tournament", usernames)
     tournament_out.pop("id")
@@ -202,6 +203,8 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "exported_at": timezone.now().isoformat(),
+        # which tournament this is: an import of it here is refused (``archive.review``)
+        "source": source_of(t),
         "tournament": tournament_out,
         "clubs": render("clubs", clubs),
         "players": render("players", players),

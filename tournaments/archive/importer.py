@@ -27,9 +27,10 @@ from django.utils.translation import gettext as _
 from accounts import audit
 from scoring import services as scoring_services
 from scoring.models import LEGACY_ROUND, Deal, Match, MatchVersion
-from tournaments import ratings, results
+from tournaments import results
 from tournaments.access import User, can_create_tournament
 from tournaments.archive.format import HAS_DEALS_WON, SECTIONS, SPECS, USER
+from tournaments.archive.matching import match_players
 from tournaments.archive.reader import Plan, read_archive
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import (
@@ -57,22 +58,32 @@ def digest(data: Any, raw: bytes | None) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def import_tournament(data: Any, user: User, *, raw: bytes | None = None) -> Tournament:
-    """A new tournament from an archive (``export_tournament``'s dict), in one transaction.
+def import_tournament(data: Any, user: User, *, raw: bytes | None = None,
+                      sha256: str | None = None, source: str | None = None,
+                      links: Mapping[str, int | None] | None = None,
+                      guard: bool = False) -> Tournament:  # fmt: skip
+    """A new tournament from an archive (``export_tournament``'s dict), in one transaction. It
+    arrives private and unrated: only a site administrator counts it in the ratings.
 
-    ``raw``: the archive's bytes as received, whose SHA-256 the import keeps. The returned
-    tournament carries ``archive_notes`` (what could not be restored exactly: a round that was
-    being paired, a linked player the archive describes otherwise) and ``import_record``.
+    ``raw``: the archive's bytes as received, whose SHA-256 the import keeps (``sha256``: that
+    digest, already taken). ``links``: per archive player id (as text), the registry player he
+    is, or None to create him (``review.match_players``; computed here when not given).
+    ``guard``: the database keeps this the only copy of the archive and of its exported
+    tournament (``review.confirm``). The returned tournament carries ``archive_notes`` (what
+    could not be restored exactly) and ``import_record``.
     """
     if not can_create_tournament(user):
         raise NotAllowed.one("not_organiser", _("Only organisers create tournaments."))
     plan = read_archive(data)
+    if links is None:
+        links = {str(p["id"]): p["player"] for p in match_players(plan, user)}
     try:
         with transaction.atomic():
-            tournament = _write(plan, user)
+            tournament = _write(plan, user, links)
             record = ArchiveImport.objects.create(
                 tournament=tournament, imported_by=user, imported_by_name=user.get_username(),
-                sha256=digest(data, raw), exported_at=plan.exported_at,
+                sha256=sha256 or digest(data, raw), exported_at=plan.exported_at,
+                source=plan.source if source is None else source, guarded=guard,
                 organisers=plan.organisers, usernames=sorted(plan.usernames),
                 names=tournament.archive_names,  # type: ignore[attr-defined]
             )  # fmt: skip
@@ -102,7 +113,11 @@ def _bulk(model: type[Model], objects: list[Any], stamps: dict[str, list[Any]]) 
     return created
 
 
-def _write(plan: Plan, importer: User) -> Tournament:  # noqa: C901 - one step per table
+def _write(
+    plan: Plan,
+    importer: User,  # noqa: C901 - one step per table
+    links: Mapping[str, int | None],
+) -> Tournament:
     notes: list[str] = []
     # the usernames the archive gives, per new row: kept as text, never linked (ArchiveImport)
     names: dict[str, dict[str, dict[str, str]]] = {}
@@ -139,31 +154,36 @@ def _write(plan: Plan, importer: User) -> Tournament:  # noqa: C901 - one step p
         existing[club.name] = club.pk
     for archive_id, f in clubs:
         new["clubs"][archive_id] = existing[f["name"]]
+    # players as the review showed them: linked to the registry player, or created for this
+    # tournament only (out of the registry: ``Player.objects.offered_to``)
     players = plan.rows["players"]
-    federation = {
-        p.federation_id: p
-        for p in Player.objects.select_related("club").filter(
-            federation_id__in=[f["federation_id"] for _i, f in players if f["federation_id"]]
-        )
-    }
-    fresh = [(i, f) for i, f in players if not (f["federation_id"] and f["federation_id"] in
-                                                  federation)]  # fmt: skip
+    linked = {p.pk: p for p in Player.objects.select_related("club").filter(
+        pk__in=[pk for pk in links.values() if pk is not None])}  # fmt: skip
+    fresh = [(i, f) for i, f in players if links.get(str(i)) not in linked]
+    taken = set(Player.objects.filter(federation_id__in=[
+        f["federation_id"] for _i, f in fresh if f["federation_id"]]).values_list(
+        "federation_id", flat=True))  # fmt: skip
     created_players = Player.objects.bulk_create(
-        [Player(**fields_of("players", f, maps)) for _i, f in fresh], batch_size=1000
-    )
+        [Player(**fields_of("players", f, maps) | {"in_registry": False}
+                | ({"federation_id": ""} if f["federation_id"] in taken else {}))
+         for _i, f in fresh], batch_size=1000,
+    )  # fmt: skip
     for (archive_id, _f), player in zip(fresh, created_players, strict=True):
         new["players"][archive_id] = player.pk
     club_names = {archive_id: f["name"] for archive_id, f in clubs}
     for archive_id, f in players:
         if archive_id not in new["players"]:
-            known = federation[f["federation_id"]]
+            known = linked[links[str(archive_id)]]  # type: ignore[index]
             new["players"][archive_id] = known.pk
             notes += _player_differs(known, f, club_names)
 
     # the tournament: only the importer organises it
     settings = dict(plan.tournament)
     created_at = settings.pop("created_at")
+    # private and unrated, whatever the archive says: an archive is no lever on the ratings
+    settings.update(public=False, rated=False)
     tournament = Tournament.objects.create(**settings)
+    Player.objects.filter(pk__in=[p.pk for p in created_players]).update(imported_in=tournament)
     Tournament.objects.filter(pk=tournament.pk).update(created_at=created_at)
     tournament.created_at = created_at
     # only the importer: an archive's usernames (organisers, chief referees) grant nothing here
@@ -267,8 +287,6 @@ def _write(plan: Plan, importer: User) -> Tournament:  # noqa: C901 - one step p
             results.take_snapshot(round_)
 
     notes += _link_seasons(tournament, plan.seasons, importer)
-    if tournament.public:  # its matches take their place in the rated history
-        ratings.schedule(tournament.pk)
     tournament.archive_notes = notes  # type: ignore[attr-defined]
     tournament.archive_names = names  # type: ignore[attr-defined]
     return tournament
@@ -291,8 +309,13 @@ def _player_differs(player: Player, fields: Mapping[str, Any],
            "stored": "—" if here[name] in (None, "") else here[name]}
         for name in differing
     )  # fmt: skip
-    return [_("Player %(id)s is linked to the player of this site as he is; the archive "
-              "differs: %(differences)s.") % {"id": player.federation_id, "differences": listed}]
+    return [
+        _(
+            "Player %(id)s is linked to the player of this site as he is; the archive "
+            "differs: %(differences)s."
+        )
+        % {"id": player.federation_id, "differences": listed}
+    ]
 
 
 def _link_seasons(tournament: Tournament, seasons: list[dict[str, Any]],

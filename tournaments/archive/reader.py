@@ -22,11 +22,13 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext as _
+from rest_framework import serializers
 
 from config.inputs import BadJSON, load_json
 from rules import RulesError
 from scoring.games import AnyJudge
 from tournaments import formats
+from tournaments.archive.checks import check_counts, check_rows
 from tournaments.archive.format import (
     BOOL,
     CHOICES,
@@ -97,6 +99,7 @@ class _Reader:
             if not isinstance(data.get(section), list):
                 self.problem("missing_key", _("The archive has no list “%(name)s”.")
                              % {"name": section}, section)  # fmt: skip
+        check_counts(self, data)
         self.stop_if_bad()
         for section in SECTIONS:
             seen: set[Any] = set()
@@ -149,7 +152,15 @@ class _Reader:
         elif kind == BOOL:
             bad = not isinstance(value, bool)
         elif kind == DATE and value is not None:
-            parsed = parse_date(value) if isinstance(value, str) else None
+            try:  # a well-formed impossible date (2026-02-30, year 0) raises
+                parsed = parse_date(value) if isinstance(value, str) else None
+            except ValueError:
+                parsed = None
+            if isinstance(value, str) and parsed is None:
+                # the API's own words for a date it refuses
+                self.problem("bad_value", serializers.DateField().error_messages["invalid"]
+                             .format(format="YYYY-MM-DD"), field)  # fmt: skip
+                return None
             bad, value = parsed is None, parsed
         elif kind in (DATETIME, DATETIME_NULL) and (value is not None or kind == DATETIME):
             try:
@@ -199,6 +210,8 @@ class Plan:
         self.history: list[tuple[Any, dict[str, Any]]] = []
         self.usernames: set[str] = set()
         self.exported_at: dt.datetime | None = None
+        #: the exported tournament the archive says it is ("" for none; ``review``)
+        self.source = ""
         self.seasons: list[dict[str, Any]] = []
 
 
@@ -238,12 +251,19 @@ def read_archive(data: Any) -> Plan:
                        "exported_at")  # fmt: skip
     else:
         plan.exported_at = reader.value(data["exported_at"], DATETIME, "exported_at")
+    source = data.get("source", "")  # absent before issue 25
+    if not isinstance(source, str) or len(source) > 100:
+        reader.problem("bad_value", _("This value has the wrong type or form."), "source")
+    else:
+        plan.source = source
     settings = data["tournament"]
     if isinstance(settings, Mapping):  # an archive from before the club avoidance modes
         settings = upgrade_settings(dict(settings))
     plan.tournament = reader.row(settings, "tournament", "tournament")
-    refusals = {"organisers": _("Organisers must be a list of usernames."),
-                "chief_referees": _("Chief referees must be a list of usernames.")}
+    refusals = {
+        "organisers": _("Organisers must be a list of usernames."),
+        "chief_referees": _("Chief referees must be a list of usernames."),
+    }
     for key, refusal in refusals.items():  # archives before chief referees lack them
         names = settings.get(key, [])
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
@@ -283,6 +303,8 @@ def read_archive(data: Any) -> Plan:
                     for j, h in enumerate(item.get("history") or [])
                 ]
     reader.stop_if_bad()
+    check_rows(reader, plan)
+    reader.stop_if_bad()
     _check_meaning(reader, plan, data)
     reader.stop_if_bad()
     plan.usernames = reader.usernames
@@ -298,7 +320,8 @@ def _check_meaning(reader: _Reader, plan: Plan, data: Mapping[str, Any]) -> None
         reader.problem("bad_rules", rules_message(err), "tournament.rules_options")
     else:
         try:
-            Tournament(**t).clean()
+            # field bounds too, as the API's serializer and the setup form check them
+            Tournament(**t).full_clean(validate_unique=False, validate_constraints=False)
         except ValidationError as err:
             for field, messages in err.message_dict.items():
                 for message in messages:
@@ -341,6 +364,7 @@ def load_file(content: bytes | str) -> Any:
         if err.code != "bad_json":  # too deep, or text the database cannot store
             raise TournamentError.one(err.code, err.message, "file") from err
         raise TournamentError.one(
-            "not_archive", _("The file is not JSON: %(detail)s") % {"detail": err.__cause__},
+            "not_archive",
+            _("The file is not JSON: %(detail)s") % {"detail": err.__cause__},
             "file",
         ) from err

@@ -1,8 +1,11 @@
 """The organiser's archive pages: download a tournament as JSON, create one from an archive.
 
     GET  /manage/<pk>/archive.json   the tournament's managers (403 otherwise, 404 if hidden)
-    GET/POST /manage/import/         users who may create tournaments; only the importer organises
-                                     it (``ArchiveImport`` keeps the file's SHA-256)
+    GET/POST /manage/import/         users who may create tournaments: an archive uploaded is
+                                     shown for review (nothing written); ``replaces``: restore
+                                     over that copy (its organisers only)
+    POST /manage/import/<token>/     the importer confirms the review: the tournament is written
+                                     and only the importer organises it
 
 ``tournaments.archive`` decides and writes; a refused archive is shown with every reason.
 """
@@ -24,13 +27,15 @@ from django.views import View
 
 from config.limits import body_limit
 from tournaments import access
-from tournaments.archive import export, importer, reader
+from tournaments.archive import export, reader, review
 from tournaments.errors import TournamentError
 from tournaments.http import ManageView
+from tournaments.models import Tournament
 
 
 class ArchiveForm(forms.Form):
     file = forms.FileField(label=gettext_lazy("Tournament archive (JSON)"))
+    replaces = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
 
 def archive_filename(tournament: Any) -> str:
@@ -59,7 +64,9 @@ class ArchiveImportView(LoginRequiredMixin, View):
 
     def get(self, request: HttpRequest, form: ArchiveForm | None = None,
             errors: list[Any] | None = None, status: int = 200) -> HttpResponse:  # fmt: skip
-        return render(request, self.template, {"form": form or ArchiveForm(), "errors": errors},
+        if form is None:
+            form = ArchiveForm(initial={"replaces": request.GET.get("replaces")})
+        return render(request, self.template, {"form": form, "errors": errors},
                       status=status)  # fmt: skip
 
     def post(self, request: HttpRequest) -> HttpResponse:
@@ -75,11 +82,33 @@ class ArchiveImportView(LoginRequiredMixin, View):
                     _("The file is larger than %(mb)s MB.") % {"mb": limit // 2**20},
                     "file",
                 )
+            replaces = None
+            if form.cleaned_data["replaces"]:
+                replaces = access.visible_tournaments(request.user).filter(
+                    pk=form.cleaned_data["replaces"]).first()  # fmt: skip
+                if replaces is None:
+                    raise TournamentError.one("replaces", _("No such tournament."), "replaces")
             raw = upload.read()
-            tournament = importer.import_tournament(reader.load_file(raw), request.user, raw=raw)
+            pending = review.prepare(reader.load_file(raw), request.user, raw=raw,
+                                     replaces=replaces)  # fmt: skip
         except TournamentError as err:
             return self.get(request, form, errors=err.errors, status=err.status)
+        return render(request, "tournaments/archive/review.html", {
+            "pending": pending, "players": pending.players,
+            "counts": review.counts(pending.players),
+            "name": (pending.data.get("tournament") or {}).get("name", ""),
+        })  # fmt: skip
+
+
+class ArchiveConfirmView(LoginRequiredMixin, View):
+    def post(self, request: HttpRequest, token: str) -> HttpResponse:
+        try:
+            tournament: Tournament = review.confirm(token, request.user)
+        except TournamentError as err:
+            return render(request, ArchiveImportView.template,
+                          {"form": ArchiveForm(), "errors": err.errors},
+                          status=err.status)  # fmt: skip
         messages.success(request, _("The tournament was imported from the archive."))
-        for note in tournament.archive_notes:
+        for note in tournament.archive_notes:  # type: ignore[attr-defined]
             messages.warning(request, note)
         return redirect("tournaments:manage", pk=tournament.pk)

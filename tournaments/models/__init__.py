@@ -12,7 +12,7 @@
 Every model keeps the app label ``tournaments`` and its table; import them from here.
 """
 
-from tournaments.models.imports import ArchiveImport
+from tournaments.models.imports import ArchiveImport, PendingImport
 from tournaments.models.players import Club, Player
 from tournaments.models.ratings import (
     DISPLAY_SCALE,
@@ -41,7 +41,8 @@ __all__ = [
     "DISPLAY_SCALE", "PlayerRating", "RatingChange", "Season",
     "MAX_SANCTION_GAME_POINTS", "MAX_SANCTION_MATCH_POINTS", "SIDE_ORDER", "TIE_BREAKS",
     "ArchiveImport", "Club",
-    "Entry", "EntryAbsence", "Pairing", "PairingEntry", "Player", "Round", "RoundGames",
+    "Entry", "EntryAbsence", "Pairing", "PairingEntry", "PendingImport", "Player", "Round",
+    "RoundGames",
     "Sanction", "Standing",
     "Substitute",
     "Tournament", "default_tie_breaks",

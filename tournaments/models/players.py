@@ -5,8 +5,10 @@ shared by every organiser: what creates them (registration, CSV, archive import)
 duplicate a person already here.
 """
 
+from typing import Any
+
 from django.db import models
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from config.inputs import validate_name
@@ -25,6 +27,26 @@ class Club(models.Model):
         return self.name
 
 
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def offered_to(self, user: Any) -> "QuerySet[Player]":
+        """The players a page may offer ``user`` to choose from: the registry, plus the players
+        an archive import created for a tournament ``user`` organises (staff: everyone). An
+        import's players stay out of every other organiser's choices, so an archive cannot fill
+        their lists (issue 25)."""
+        if getattr(user, "is_staff", False):
+            return self.all()
+        mine = Q(imported_in__organisers=user) if getattr(user, "is_authenticated", False) else Q()
+        if not mine:
+            return self.filter(in_registry=True)
+        # a subquery, not a join: the join would repeat a player once per organiser
+        ids = self.model.objects.filter(mine).values("pk")
+        return self.filter(Q(in_registry=True) | Q(pk__in=ids))
+
+    def in_registry(self) -> "QuerySet[Player]":
+        """The shared registry (ratings lists, search): not the players an import created."""
+        return self.filter(in_registry=True)
+
+
 class Player(models.Model):
     last_name = models.CharField(_("last name"), max_length=100, validators=[validate_name])
     first_name = models.CharField(_("first name"), max_length=100, blank=True,
@@ -39,6 +61,15 @@ class Player(models.Model):
     )
     rating = models.IntegerField(_("rating"), null=True, blank=True)
     federation_id = models.CharField(_("federation ID"), max_length=50, blank=True)
+    #: False for a player an archive import created: offered only to the importing tournament's
+    #: organisers (``offered_to``) until an administrator takes him into the registry
+    in_registry = models.BooleanField(_("in the registry"), default=True)
+    imported_in = models.ForeignKey(
+        "tournaments.Tournament", verbose_name=_("created by the import of"), null=True,
+        blank=True, on_delete=models.SET_NULL, related_name="imported_players",
+    )  # fmt: skip
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         ordering = ["last_name", "first_name", "pk"]

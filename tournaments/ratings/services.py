@@ -4,11 +4,12 @@
     recompute() -> int                 every rating rewritten from the whole history (one
                                        transaction, one at a time); the number of matches rated
 
-What is rated: the confirmed, decided matches of the published and finished rounds of public
-tournaments (a private tournament's matches never move a rating anybody can see), forfeited
-tables excepted. Their order: the tournament's start date (its creation date when it has none),
-its creation time, the round, the table; the archive restores all of these, so an imported
-tournament takes the same place in the history as the original.
+What is rated: the confirmed, decided matches of the published and finished rounds of public,
+rated tournaments (a private tournament's matches never move a rating anybody can see; an import
+arrives unrated until a site administrator marks it rated), forfeited tables excepted. Their
+order: the tournament's start date (its creation date when it has none), its creation time,
+the round, the table; the archive restores all of these, so an imported tournament takes the
+same place in the history as the original.
 """
 
 from __future__ import annotations
@@ -61,24 +62,26 @@ def _low_wins(tournament: Tournament) -> bool:
 def rated_history() -> tuple[list[RatedMatch], dict[int, tuple[int, int, date | None]]]:
     """Every rated match in order (see the module docstring), in six queries; each side rated
     as it played (its substitutes in: ``selectors.lineups``)."""
-    tournaments = {t.pk: t for t in Tournament.objects.filter(public=True)}
+    tournaments = {t.pk: t for t in Tournament.objects.filter(public=True, rated=True)}
     places = (
-        PairingEntry.objects.filter(round__tournament__public=True, round__status__in=COUNTED,
+        PairingEntry.objects.filter(round__tournament__public=True,
+                                    round__tournament__rated=True, round__status__in=COUNTED,
                                     pairing__match__status=Match.Status.CONFIRMED)
         .exclude(side=PairingEntry.Side.BYE).exclude(pairing__match__winner="")
         .values_list("round__tournament_id", "round__number", "pairing__table",
                      "pairing__match_id", "pairing_id", "side", "entry_id")
     )  # fmt: skip
     forfeited = set(Sanction.objects.filter(kind=Sanction.Kind.FORFEIT, revoked_at__isnull=True,
-                                            tournament__public=True)
+                                            tournament__public=True,
+                                            tournament__rated=True)
                     .values_list("pairing_id", flat=True))  # fmt: skip
     players: dict[int, list[int]] = defaultdict(list)
     for entry_id, player_id in Entry.players.through.objects.filter(
-        entry__tournament__public=True
+        entry__tournament__public=True, entry__tournament__rated=True
     ).order_by("player_id").values_list("entry_id", "player_id"):
         players[entry_id].append(player_id)
     # a substitute is rated for the rounds he played, the player he replaced is not
-    subs = lineups(tournament__public=True)
+    subs = lineups(tournament__public=True, tournament__rated=True)
     tables: dict[int, dict[str, Any]] = {}
     for tournament_id, number, table, match_id, pairing_id, side, entry_id in places:
         if pairing_id in forfeited:

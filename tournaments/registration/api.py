@@ -312,3 +312,7 @@ class PlayerViewSet(OrganiserCreates, mixins.ListModelMixin, mixins.RetrieveMode
                     mixins.CreateModelMixin, viewsets.GenericViewSet):  # fmt: skip
     serializer_class = PlayerSerializer
     queryset = Player.objects.select_related("club")
+
+    def get_queryset(self) -> QuerySet[Player]:
+        # the registry, and an import's players only to its tournaments' organisers (issue 25)
+        return Player.objects.offered_to(self.request.user).select_related("club")

@@ -7,6 +7,7 @@ import copy
 import io
 import json
 import random
+import re
 import time
 from typing import Any
 
@@ -62,8 +63,10 @@ LISTS = ("clubs", "players", "entries", "absences", "rounds", "matches", "pairin
 
 def as_imported(doc: dict[str, Any]) -> dict[str, Any]:
     """The document as an import reproduces it: an archive grants no rights, so the copy has no
-    chief referees (only the importer organises it; docs/security.md)."""
-    return {**doc, "tournament": {**doc["tournament"], "chief_referees": []}}
+    chief referees (only the importer organises it; docs/security.md), and it arrives private
+    and unrated (issue 25)."""
+    return {**doc, "tournament": {**doc["tournament"], "chief_referees": [], "public": False,
+                                  "rated": False}}
 
 
 def normalise(doc: dict[str, Any]) -> dict[str, Any]:
@@ -249,7 +252,8 @@ def test_the_archive_holds_every_field_of_every_table(event: Tournament) -> None
     assert set(doc["tournament"]) == names(Tournament) | {"organisers", "chief_referees",
                                                           "seasons"}
     assert set(doc["clubs"][0]) == names(Club) | {"id"}
-    assert set(doc["players"][0]) == names(Player) | {"id"}
+    # where an import put a player is this site's bookkeeping, not the archive's
+    assert set(doc["players"][0]) == names(Player, "in_registry", "imported_in") | {"id"}
     assert set(doc["entries"][0]) == names(Entry, "tournament") | {"id", "players"}
     assert set(doc["absences"][0]) == names(EntryAbsence) | {"id"}
     assert set(doc["rounds"][0]) == names(Round, "tournament") | {"id"}
@@ -507,6 +511,11 @@ def test_the_organiser_downloads_and_imports_on_the_pages(client, event, organis
 
     upload = SimpleUploadedFile("t.json", body, content_type="application/json")
     answer = client.post("/manage/import/", {"file": upload})
+    # the tournament itself is on this site: refused, with a link to it (issue 25)
+    assert answer.status_code == 409 and f'href="/manage/{event.pk}/"' in answer.content.decode()
+    body = json.dumps(foreign(json.loads(body))).encode()
+    upload = SimpleUploadedFile("t.json", body, content_type="application/json")
+    answer = confirm_page(client, client.post("/manage/import/", {"file": upload}))
     copy_ = Tournament.objects.exclude(pk=event.pk).get()
     assert answer.status_code == 302 and answer["Location"] == f"/manage/{copy_.pk}/"
     assert copy_.entries.count() == 5
@@ -521,6 +530,25 @@ def test_the_organiser_downloads_and_imports_on_the_pages(client, event, organis
     assert 'id="archive-errors"' in page and "R2 T1" in page and "matches[2].winner" in page
     answer = client.post("/manage/import/", {"file": SimpleUploadedFile("x.json", b"[1")})
     assert answer.status_code == 400 and counts() == before
+
+
+def confirm_page(client: Any, answer: Any) -> Any:
+    """The review the import page showed, confirmed (issue 25: nothing is written before)."""
+    assert answer.status_code == 200, answer.content.decode()[:2000]
+    token = re.search(r'action="/manage/import/([0-9a-f-]+)/"', answer.content.decode())
+    assert token is not None
+    return client.post(f"/manage/import/{token.group(1)}/")
+
+
+def confirm_api(api: Any, answer: Any) -> Any:
+    """The review the import API gave, confirmed (issue 25: nothing is written before)."""
+    assert answer.status_code == 200, answer.json()
+    return api.post(answer.json()["confirm"])
+
+
+def foreign(doc: dict[str, Any]) -> dict[str, Any]:
+    """The archive as another site's: it does not say it is a tournament of this one."""
+    return {k: v for k, v in doc.items() if k != "source"}
 
 
 def test_a_referee_may_not_import_on_the_page(client, referee) -> None:
@@ -538,15 +566,21 @@ def test_the_api_exports_with_a_token_and_imports(event, organiser, other_organi
     doc = answer.json()
     assert doc["format"] == "domino-tournament-archive" and len(doc["matches"]) == 6
 
-    created = api.post("/api/v1/tournaments/import/", doc, format="json")
+    refused_copy = api.post("/api/v1/tournaments/import/", doc, format="json")
+    assert refused_copy.status_code == 409  # the tournament is on this site (issue 25)
+    assert refused_copy.json()["errors"][0]["url"] == f"/manage/{event.pk}/"
+    doc = foreign(doc)
+    created = confirm_api(api, api.post("/api/v1/tournaments/import/", doc, format="json"))
     assert created.status_code == 201, created.json()
     new_id = created.json()["id"]
     assert created.json()["url"] == f"/manage/{new_id}/" and created.json()["notes"] == []
-    assert normalise(archive.export_tournament(Tournament.objects.get(pk=new_id))) == normalise(
-        as_imported(doc))
+    # the copy's export names the archive it came from by its content (issue 25)
+    assert normalise(foreign(archive.export_tournament(Tournament.objects.get(pk=new_id)))) == (
+        normalise(as_imported(doc)))
 
     upload = SimpleUploadedFile("t.json", json.dumps(doc).encode(), "application/json")
-    assert api.post("/api/v1/tournaments/import/", {"file": upload}).status_code == 201
+    # the same archive again, as a file: refused (issue 25)
+    assert api.post("/api/v1/tournaments/import/", {"file": upload}).status_code == 409
 
     before = counts()
     refused_answer = api.post("/api/v1/tournaments/import/", doc | {"version": 9}, format="json")
@@ -694,8 +728,8 @@ def test_an_archive_from_before_the_club_modes_imports_with_the_pairing_it_had(
     for key in ("club_avoidance", "club_strict_until", "individual_federation"):
         del settings[key]
     settings["avoid_same_club_until"] = until
-    upload = SimpleUploadedFile("old.json", json.dumps(doc).encode(), "application/json")
-    answer = client.post("/manage/import/", {"file": upload})
+    upload = SimpleUploadedFile("old.json", json.dumps(foreign(doc)).encode(), "application/json")
+    answer = confirm_page(client, client.post("/manage/import/", {"file": upload}))
     assert answer.status_code == 302
     copy_ = Tournament.objects.exclude(pk=event.pk).get()
     assert (copy_.club_avoidance, copy_.club_strict_until) == ("off", strict_until)
