@@ -80,7 +80,7 @@ def fives_tile(page: Any) -> None:
 
 def correction(page: Any) -> None:
     page.click('.pick[data-index="0"]')
-    page.click('#deal-editor .seat-tab[data-seat="E"]')
+    page.locator("#deal-editor .seat-tab:not([disabled])").first.click()
     page.locator("#deal-editor #tile-grid .tile:not([disabled])").first.click()
     page.wait_for_selector("#review tr.deal")
 
@@ -134,6 +134,7 @@ def open_as(browser: Any, base: str, user: str | None, lang: str, viewport: str)
                                   has_touch=viewport == "phone")  # fmt: skip
     context.add_cookies([{"name": "django_language", "value": lang, "url": base}])
     page = context.new_page()
+    page.set_default_timeout(10_000)
     if user:
         page.goto(f"{base}/login/")
         page.fill("input[name=username]", user)
