@@ -43,5 +43,10 @@ document.addEventListener("DOMContentLoaded", function () {
   }
   scrollBoxes();
   window.addEventListener("resize", scrollBoxes);
+  // a table that grows later (live updates, the hall's slides) may make its box scroll
+  if (window.ResizeObserver) {
+    var watch = new ResizeObserver(scrollBoxes);
+    document.querySelectorAll(".scroll, .scroll > *").forEach(function (e) { watch.observe(e); });
+  }
   window.scrollBoxes = scrollBoxes;  // for pages that fill a box later (the hall's slides)
 });
