@@ -148,8 +148,10 @@ def report(found: dict[str, dict[str, Any]]) -> str:
     lines = []
     for rule, v in sorted(found.items(), key=lambda kv: (kv[1]["impact"], -len(kv[1]["nodes"]))):
         first = "; ".join(dict.fromkeys(v["nodes"]))
-        lines.append(f"{v['impact']} {rule}: {len(v['nodes'])} elements on {len(v['pages'])} "
-                     f"page states ({v['help']}), e.g. {sorted(v['pages'])[:3]}: {first[:300]}")
+        lines.append(
+            f"{v['impact']} {rule}: {len(v['nodes'])} elements on {len(v['pages'])} "
+            f"page states ({v['help']}), e.g. {sorted(v['pages'])[:3]}: {first[:300]}"
+        )
     return "\n".join(lines)
 
 
@@ -159,7 +161,8 @@ def test_no_critical_or_serious_accessibility_violation_on_any_page(
 ) -> None:
     ids = demo_ids()
     found: dict[str, dict[str, Any]] = defaultdict(
-        lambda: {"impact": "", "help": "", "nodes": [], "pages": set()})
+        lambda: {"impact": "", "help": "", "nodes": [], "pages": set()}
+    )
     states = 0
     for lang in ("ru", "en"):
         for viewport in VIEWPORTS:
@@ -176,7 +179,8 @@ def test_no_critical_or_serious_accessibility_violation_on_any_page(
                                 action(page)
                             states += 1
                             where = f"{user or 'anonymous'} {lang} {viewport} {url}" + (
-                                f" ({action.__name__})" if action else "")
+                                f" ({action.__name__})" if action else ""
+                            )
                             for v in violations(page, axe_source):
                                 entry = found[v["id"]]
                                 entry.update(impact=v["impact"], help=v["help"])
@@ -189,3 +193,67 @@ def test_no_critical_or_serious_accessibility_violation_on_any_page(
         with open(os.environ["A11Y_REPORT"], "w", encoding="utf-8") as out:
             out.write(figures)
     assert not found, report(found)
+
+
+FOCUSED = "(selector) => !!document.activeElement && document.activeElement.matches(selector)"
+#: whether the element is before the focus in the page (then Shift+Tab goes back to it)
+BEHIND = """(selector) => { const e = document.querySelector(selector), f = document.activeElement;
+    return !!(e && f && f !== document.body
+              && (f.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_PRECEDING)); }"""
+
+
+def tab_to(page: Any, selector: str, limit: int = 250) -> None:
+    """Press Tab (Shift+Tab when it is behind) until the focus is on ``selector``, as a
+    keyboard user walks the page."""
+    key = "Shift+Tab" if page.evaluate(BEHIND, selector) else "Tab"
+    for _ in range(limit):
+        if page.evaluate(FOCUSED, selector):
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"Tab never reaches {selector}")
+
+
+def choose_radio(page: Any, group: str, value: str) -> None:
+    """Tab into a radio group, then the arrow keys until ``value`` is checked."""
+    tab_to(page, f"{group} input[type=radio]")
+    page.keyboard.press("Space")
+    for _ in range(8):
+        if page.evaluate(FOCUSED, f'{group} input[value="{value}"]:checked'):
+            return
+        page.keyboard.press("ArrowDown")
+    raise AssertionError(f"{value} never checked in {group}")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_keyboard_alone_records_a_deal_on_the_referee_sheet(browser: Any, live_server: Any) -> None:
+    from accounts import roles
+    from rules.simulate import play_match
+    from scoring.tests.helpers import make_user
+
+    referee = make_user("referee", roles.REFEREE)
+    referee.set_password(seed_demo.DEMO_PASSWORD)
+    referee.save()
+    match = services.create_match(user=referee, referee=referee, label="Клавиатура")
+    deal = next(d for d in play_match(match.get_rules(), random.Random(5))
+                if d["result"] == "domino")  # fmt: skip
+    page = open_as(browser, live_server.url, "referee", "en", "phone")
+    try:
+        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        page.locator("body").focus()
+        choose_radio(page, ".result-choice", "domino")
+        choose_radio(page, ".by-choice", deal["by"])
+        for seat, hand in (deal.get("hands") or {}).items():
+            tab_to(page, f'.seat-tab[data-seat="{seat}"]')
+            page.keyboard.press("Enter")
+            for token in hand.split():
+                a, b = sorted((int(x) for x in token.split(":")), reverse=True)
+                tab_to(page, f'#tile-grid .tile[data-tile="{a}:{b}"]')
+                page.keyboard.press("Space")
+        page.wait_for_selector("#verdict .verdict.ok")
+        tab_to(page, "#save-deal")
+        page.keyboard.press("Enter")
+        page.wait_for_selector('#protocol tr[data-n="1"]')
+        saved = Match.objects.get(pk=match.pk).deals.get()
+        assert saved.record["result"] == "domino" and saved.record["by"] == deal["by"]
+    finally:
+        page.context.close()
