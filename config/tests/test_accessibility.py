@@ -181,6 +181,9 @@ def test_no_critical_or_serious_accessibility_violation_on_any_page(
                             where = f"{user or 'anonymous'} {lang} {viewport} {url}" + (
                                 f" ({action.__name__})" if action else ""
                             )
+                            if action and os.environ.get("A11Y_SHOTS"):  # a folder: pictures
+                                name = f"{action.__name__}-{lang}-{viewport}.png"
+                                page.screenshot(path=os.path.join(os.environ["A11Y_SHOTS"], name))
                             for v in violations(page, axe_source):
                                 entry = found[v["id"]]
                                 entry.update(impact=v["impact"], help=v["help"])
