@@ -167,6 +167,12 @@ class PaperDealForm(forms.Form):
                 widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false",
                                               "size": 9}),
             )  # fmt: skip
+        # A grid field has no label of its own: a screen reader names it by its row («Deal 3»,
+        # the row's number cell) and its column's header (transcribe.html gives them these ids).
+        for name, field in self.fields.items():
+            if not field.widget.is_hidden:
+                field.widget.attrs["aria-labelledby"] = (
+                    f"paper-deal {self.add_prefix('n')} paper-col-{name}")
 
     def written(self) -> list[forms.BoundField]:
         return [self[f"written_{side}"] for side in self.sides]

@@ -146,7 +146,7 @@ class TranscribeView(TranscriptionPage):
     def show(self, rows: Any, status: int = 200) -> HttpResponse:
         rules = self.match.get_rules()
         context = self.context(
-            rows=rows, usable=self.usable(), sides=[s.label for s in self.sheet().sides],
+            rows=rows, usable=self.usable(), sides=self.sheet().sides,
             seat_names=self.sheet().seats, **self.judged(rows),
             transcribe_data={"match": self.match.pk, "version": self.match.version,
                              "sides": list(rules.sides), "seats": list(rules.seats),

@@ -96,6 +96,7 @@
         .then(function (html) {
           if (html === null) { return; }
           box.innerHTML = html;
+          if (window.scrollBoxes) { window.scrollBoxes(); }  // a new wide table: keyboard-scrollable
           box.dataset.refreshedAt = String(Date.now());
           box.dispatchEvent(new CustomEvent("live:updated"));
           // a finished round's snapshot no longer changes: stop listening

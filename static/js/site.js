@@ -20,4 +20,34 @@ document.addEventListener("DOMContentLoaded", function () {
     b.hidden = false;
     b.addEventListener("click", function () { window.print(); });
   });
+  // A wide table scrolls inside its .scroll box; a keyboard user scrolls it only when the box
+  // can take focus, and a screen reader announces it by name: the box becomes a named region
+  // (its table's caption, else the heading above it) while it is wider than the screen.
+  function headingBefore(box) {
+    var caption = box.querySelector("caption");
+    if (caption) return caption.textContent.trim();
+    var found = "";
+    document.querySelectorAll("h1, h2, h3, h4").forEach(function (h) {
+      if (h.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING) found = h.textContent.trim();
+    });
+    return found || document.title;
+  }
+  function scrollBoxes() {
+    document.querySelectorAll(".scroll").forEach(function (box) {
+      var wide = box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight;
+      if (wide && !box.hasAttribute("tabindex")) {
+        box.setAttribute("tabindex", "0");
+        box.setAttribute("role", "region");
+        if (!box.hasAttribute("aria-label")) box.setAttribute("aria-label", headingBefore(box));
+      }
+    });
+  }
+  scrollBoxes();
+  window.addEventListener("resize", scrollBoxes);
+  // a table that grows later (live updates, the hall's slides) may make its box scroll
+  if (window.ResizeObserver) {
+    var watch = new ResizeObserver(scrollBoxes);
+    document.querySelectorAll(".scroll, .scroll > *").forEach(function (e) { watch.observe(e); });
+  }
+  window.scrollBoxes = scrollBoxes;  // for pages that fill a box later (the hall's slides)
 });

@@ -15,6 +15,7 @@ document.addEventListener("DOMContentLoaded", function () {
   function show(i) {
     var all = slides();
     all.forEach(function (slide, n) { slide.classList.toggle("active", n === i); });
+    if (window.scrollBoxes) window.scrollBoxes();  // the shown slide's wide table: keyboard-scrollable
     var current = all[i];
     hall.dataset.showing = current ? current.dataset.kind + ":" + current.dataset.page : "";
   }
