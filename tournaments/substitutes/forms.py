@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, Player, Tournament
@@ -23,18 +23,15 @@ class SubstituteForm(forms.Form):
     )  # fmt: skip
     reason = forms.CharField(label=_("Reason"), max_length=200, required=False)
 
-    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, tournament: Tournament, user: Any = None,
+                 **kwargs: Any) -> None:  # fmt: skip
         super().__init__(*args, **kwargs)
         entries = list(tournament.entries.filter(status=Entry.Status.ACTIVE)
                        .prefetch_related("players").order_by("name"))  # fmt: skip
         self.fields["replaced"].choices = [
             (p.pk, f"{e.name}: {p.full_name}") for e in entries for p in e.players.all()
         ]
-        playing = {p.pk for e in entries for p in e.players.all()}
-        clubs = {e.club_id for e in entries} | {p.club_id for e in entries for p in e.players.all()}
-        # a reserve (a player of no entry here) of the entries' clubs, or of no club
-        reserves = (Player.objects.filter(Q(club_id__in=clubs - {None}) | Q(club__isnull=True))
-                    .exclude(pk__in=playing).select_related("club")
+        reserves = (candidates(tournament, user).select_related("club")
                     .order_by("last_name", "first_name", "pk")[:500])  # fmt: skip
         self.fields["player"].choices = [
             (p.pk, f"{p.full_name}" + (f" ({p.club.name})" if p.club else "")) for p in reserves
@@ -45,3 +42,23 @@ class SubstituteForm(forms.Form):
     def to_round(self) -> int | None:
         data = self.cleaned_data
         return data["from_round"] if data["scope"] == ONE_ROUND else None
+
+
+def candidates(tournament: Tournament, user: Any) -> QuerySet[Player]:
+    """Who may substitute in ``tournament`` (the form offers them, the service accepts only
+    them): a reserve — no active entry here — of the entries' clubs or of no club, among the
+    players ``user`` may be offered (``Player.objects.offered_to``: not another organiser's
+    import), and not a player seen only in tournaments ``user`` may not see (another
+    organiser's private event)."""
+    from tournaments import access
+
+    active = tournament.entries.filter(status=Entry.Status.ACTIVE)
+    playing = Player.objects.filter(entries__in=active).values("pk")
+    clubs = set(active.values_list("club_id", flat=True)) | set(
+        Player.objects.filter(entries__in=active).values_list("club_id", flat=True))
+    visible = access.visible_tournaments(user) if user is not None else Tournament.objects.none()
+    hidden_only = (Player.objects.filter(entries__isnull=False)
+                   .exclude(entries__tournament__in=visible).values("pk"))  # fmt: skip
+    return (Player.objects.offered_to(user)
+            .filter(Q(club_id__in=clubs - {None}) | Q(club__isnull=True))
+            .exclude(pk__in=playing).exclude(pk__in=hidden_only))

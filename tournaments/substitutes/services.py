@@ -99,6 +99,12 @@ def set_substitute(user: User, tournament_id: int, *, replaced: Any, player: Any
             raise TournamentError.one("player", _(
                 "%(name)s already plays in this tournament; a substitute is a reserve or "
                 "another player of the club.") % {"name": substitute.full_name}, "player")
+        from tournaments.substitutes.forms import candidates
+
+        if not candidates(tournament, user).filter(pk=substitute.pk).exists():
+            raise TournamentError.one("player", _(
+                "A substitute is a reserve of this tournament's clubs (or of no club)."),
+                "player")  # fmt: skip
         first = _int(from_round, "from_round", 1, tournament.rounds)
         last = None if to_round in (None, "") else _int(to_round, "to_round", first,
                                                         tournament.rounds)

@@ -33,10 +33,11 @@ class SubstitutesView(ManageView):
         initial = {}
         if str(request.GET.get("round", "")).isdigit():
             initial["from_round"] = int(request.GET["round"])
-        return self.page(SubstituteForm(tournament=self.tournament, initial=initial))
+        return self.page(SubstituteForm(tournament=self.tournament, user=request.user,
+                                        initial=initial))
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        form = SubstituteForm(request.POST, tournament=self.tournament)
+        form = SubstituteForm(request.POST, tournament=self.tournament, user=request.user)
         if not form.is_valid():
             return self.page(form, status=400)
         data = form.cleaned_data

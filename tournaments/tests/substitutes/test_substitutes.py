@@ -17,7 +17,7 @@ from scoring.models import Match
 from scoring.tests.helpers import sport_deals
 from tournaments import ratings, results
 from tournaments.errors import Conflict, NotAllowed, TournamentError
-from tournaments.models import Pairing, Player, RatingChange, Substitute, Tournament
+from tournaments.models import Entry, Pairing, Player, RatingChange, Substitute, Tournament
 from tournaments.rounds.tables import reseat_table
 from tournaments.substitutes import remove_substitute, set_substitute
 from tournaments.tests.builders import play_round
@@ -273,3 +273,33 @@ def test_the_api_for_organisers_only(organiser, other_organiser, event) -> None:
     api.force_authenticate(organiser)
     assert api.post(f"{url}{made.json()['id']}/remove/").status_code == 204
     assert not Substitute.objects.exists() and event["out"].pk in seats(event["table1"])
+
+
+def test_a_player_of_another_organisers_private_event_cannot_substitute(organiser, event,
+                                                                         other_organiser) -> None:
+    """Issue 25: the substitutes API took a player seen only in another organiser's private
+    tournament. A substitute is a reserve of this tournament's clubs (or of no club) that the
+    organiser may see; the page offers exactly those."""
+    from rest_framework.test import APIClient
+
+    from tournaments.substitutes.forms import SubstituteForm
+    from tournaments.tests.factories import TournamentFactory
+
+    hidden = TournamentFactory(name="Чужой закрытый", public=False)
+    hidden.organisers.add(other_organiser)
+    secret = PlayerFactory(last_name="Тайный", club=None)
+    Entry.objects.create(tournament=hidden, name="Тайный", status=Entry.Status.ACTIVE
+                         ).players.add(secret)  # fmt: skip
+    api = APIClient()
+    api.force_authenticate(organiser)
+    url = f"/api/v1/tournaments/{event['e'][0].tournament_id}/substitutes/"
+    body = {"replaced": event["out"].pk, "from_round": 1, "to_round": 1}
+    refused = api.post(url, {**body, "player": secret.pk}, format="json")
+    assert refused.status_code == 400, refused.content
+    assert refused.json()["errors"][0]["field"] == "player"
+    assert not Substitute.objects.exists()
+    offered = SubstituteForm(tournament=event["e"][0].tournament, user=organiser)
+    ids = {pk for pk, _label in offered.fields["player"].choices}
+    assert secret.pk not in ids and event["reserve"].pk in ids
+    accepted = api.post(url, {**body, "player": event["reserve"].pk}, format="json")
+    assert accepted.status_code == 201, accepted.content
