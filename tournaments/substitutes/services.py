@@ -115,6 +115,15 @@ def set_substitute(user: User, tournament_id: int, *, replaced: Any, player: Any
                     "%(name)s already has a substitute from round %(n)s; remove it first.")
                     % {"name": Player.objects.get(pk=replaced).full_name,
                        "n": other.from_round}, "from_round")  # fmt: skip
+        # one player, one seat per round: not a substitute for two players in the same rounds
+        # (the tournament's row is locked, so two requests cannot both pass this)
+        for other in Substitute.objects.filter(tournament=tournament, player=substitute):
+            if (last is None or other.from_round <= last) and (
+                    other.to_round is None or first <= other.to_round):  # fmt: skip
+                raise Conflict.one("seat_taken", _(
+                    "%(name)s already substitutes from round %(n)s: one player sits at one "
+                    "table a round.") % {"name": substitute.full_name, "n": other.from_round},
+                    "player")  # fmt: skip
         pairings = _tables_before_play(found, _rounds(tournament, first, last))
         row = Substitute.objects.create(
             tournament=tournament, entry=found, replaced_id=int(replaced), player=substitute,

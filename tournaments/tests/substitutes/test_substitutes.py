@@ -303,3 +303,26 @@ def test_a_player_of_another_organisers_private_event_cannot_substitute(organise
     assert secret.pk not in ids and event["reserve"].pk in ids
     accepted = api.post(url, {**body, "player": event["reserve"].pk}, format="json")
     assert accepted.status_code == 201, accepted.content
+
+
+def test_one_substitute_cannot_sit_at_two_tables_of_a_round(organiser, event) -> None:
+    """Issue 25: the same substitute sat at two tables of one round (the standings counted
+    one match for him, the ratings two). Over raw HTTP: the second is refused, nothing moves."""
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(organiser)
+    url = f"/api/v1/tournaments/{event['e'][0].tournament_id}/substitutes/"
+    first = api.post(url, {"replaced": event["out"].pk, "player": event["reserve"].pk,
+                           "from_round": 1, "to_round": 1}, format="json")  # fmt: skip
+    assert first.status_code == 201, first.content
+    other = next(iter(event["e"][2].players.all()))
+    Player.objects.filter(pk=event["reserve"].pk).update(club=None)  # a reserve for both
+    second = api.post(url, {"replaced": other.pk, "player": event["reserve"].pk,
+                            "from_round": 1}, format="json")  # fmt: skip
+    assert second.status_code == 409, second.content
+    assert second.json()["errors"][0]["code"] == "seat_taken"
+    assert Substitute.objects.filter(player=event["reserve"]).count() == 1
+    seated = [p for p in Pairing.objects.filter(round=event["r1"])
+              if event["reserve"].pk in seats(p)]  # fmt: skip
+    assert len(seated) == 1
