@@ -156,6 +156,12 @@ LIVE_BOARD_STUCK_MINUTES = env.int("LIVE_BOARD_STUCK_MINUTES", default=10)
 #: seconds the announcements of one process are gathered before they are sent (one message per
 #: page part, however many deals were recorded meanwhile)
 LIVE_COALESCE_SECONDS = env.float("LIVE_COALESCE_SECONDS", default=0.3)
+#: standings re-reads that may wait at once in one push process (tournaments.results.reread);
+#: more are answered 503 with Retry-After, so that idle readers cannot slow the handshakes
+LIVE_READERS_MAX = env.int("LIVE_READERS_MAX", default=200)
+#: seconds between two checks that a socket's user may still hear what it subscribed to
+#: (tournaments.live.consumers): a logout, a removed appointment, a tournament made private
+LIVE_RECHECK_SECONDS = env.float("LIVE_RECHECK_SECONDS", default=3.0)
 
 # --- Celery ---------------------------------------------------------------------------------
 
@@ -339,8 +345,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # a season's scope (players or pairs) is not the standings' scope (entries, teams, players)
-    "ENUM_NAME_OVERRIDES": {"SeasonScopeEnum": "tournaments.models.ratings.Season.Scope",
-                            "ScopeEnum": ["entries", "teams", "players"]},
+    "ENUM_NAME_OVERRIDES": {
+        "SeasonScopeEnum": "tournaments.models.ratings.Season.Scope",
+        "ScopeEnum": ["entries", "teams", "players"],
+    },
 }
 
 # --- Logging --------------------------------------------------------------------------------
