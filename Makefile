@@ -41,7 +41,7 @@ seed: migrate
 # whitenoise serves the static files in DEBUG.
 run: seed
 	@echo "Serving on http://$(HOST):$(PORT)/"
-	$(PY) -m uvicorn config.asgi:application --host $(HOST) --port $(PORT)
+	$(PY) -m uvicorn config.asgi:application --ws-max-size 4096 --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.dev-installed
 	$(PY) -m pytest $(PYTEST_ARGS)

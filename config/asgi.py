@@ -5,9 +5,9 @@ WebSocket at ``/ws/``. Served by uvicorn (``make run``, and in production behind
 the standings a page re-reads when told they changed, from the cache, with no middleware and no
 worker thread held (in production nginx sends that prefix to this process, not to gunicorn).
 
-WebSocket handshakes are checked like forms are: only from the site's own origins
-(``ALLOWED_HOSTS``), so another site cannot open a socket with a visitor's session; the
-session then says who the user is (``AuthMiddlewareStack``).
+WebSocket handshakes are checked like forms are: only from the site's own origin (scheme, host
+and port, ``config.socket_origin``), so another site cannot open a socket with a visitor's
+session; the session then says who the user is (``AuthMiddlewareStack``).
 """
 
 import os
@@ -22,7 +22,8 @@ http_application = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from config.socket_origin import SameOrigin  # noqa: E402
 
 from tournaments.live.routing import websocket_urlpatterns  # noqa: E402
 from tournaments.results import reread  # noqa: E402
@@ -38,8 +39,6 @@ async def http_or_reread(scope: dict[str, Any], receive: Any, send: Any) -> None
 application = ProtocolTypeRouter(
     {
         "http": http_or_reread,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "websocket": SameOrigin(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -1,7 +1,7 @@
 """What changes which part of the pages: receivers of the models' saves that ``announce`` it.
 
     a table's match saved (a deal, submitted, confirmed, corrected)  board; + queue when
-        submitted; + standings, hall, queue when confirmed
+        submitted; + queue when confirmed, + standings, hall if its round is published
     a round saved (paired, published, finished, its clock)   board; + pairings, hall,
         standings once published
     a sanction saved or deleted                               standings, hall
@@ -67,9 +67,19 @@ def _match_changed(match_id: int, status: str) -> None:
     announce(tournament, "board", round_id)
     if status in (Match.Status.SUBMITTED, Match.Status.CONFIRMED):
         announce(tournament, "queue", round_id)
-    if status == Match.Status.CONFIRMED:  # the pairings page shows no results
+    # the pairings page shows no results; the public pages show none of a round not published
+    # yet, so neither its id nor the time of its confirmations is told to them
+    if status == Match.Status.CONFIRMED and _published(round_id):
         for part in ("standings", "hall"):
             announce(tournament, part, round_id)
+
+
+def _published(round_id: int) -> bool:
+    try:
+        return Round.objects.filter(pk=round_id, status__in=PUBLISHED).exists()
+    except DatabaseError:  # the pages will poll it
+        logger.warning("live: no status for round %s", round_id, exc_info=True)
+        return False
 
 
 def round_saved(sender: Any, instance: Round, **kwargs: Any) -> None:
