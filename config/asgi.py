@@ -24,7 +24,6 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from config.socket_origin import SameOrigin  # noqa: E402
-
 from tournaments.live.routing import websocket_urlpatterns  # noqa: E402
 from tournaments.results import reread  # noqa: E402
 
