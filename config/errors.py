@@ -43,13 +43,9 @@ def server_error(request: HttpRequest) -> HttpResponse:
 def _back(request: HttpRequest) -> str:
     """Where «Back» leads: the page the visitor came from, if it is of this site."""
     referer = request.META.get("HTTP_REFERER", "")
-    if (
-        referer
-        and url_has_allowed_host_and_scheme(
-            referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-        )
-        and not referer.endswith(request.path)
-    ):
+    if referer and url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ) and not referer.endswith(request.path):
         return referer
     return "/"
 
@@ -73,12 +69,6 @@ def permission_denied(request: HttpRequest, exception: Any) -> HttpResponse:
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """A form sent from a page kept open too long (or with cookies off): said in words."""
-    return _refusal(
-        request,
-        _(
-            "The form was sent without a valid security token: the page may "
-            "have been open too long, or cookies are off. Open the page "
-            "again and send the form once more."
-        ),
-        why="csrf",
-    )
+    return _refusal(request, _("The form was sent without a valid security token: the page may "
+                               "have been open too long, or cookies are off. Open the page "
+                               "again and send the form once more."), why="csrf")

@@ -106,9 +106,8 @@ class TextValidator:
         if not isinstance(value, str):
             return
         if "\x00" in value:
-            raise ValidationError(
-                _("Text may not contain the NUL character."), code="null_characters_not_allowed"
-            )
+            raise ValidationError(_("Text may not contain the NUL character."),
+                                  code="null_characters_not_allowed")
         if not self.names:
             return
         for char in value:

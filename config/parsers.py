@@ -65,9 +65,8 @@ class JSONObjectField(serializers.JSONField):
 
     def to_internal_value(self, data: Any) -> Any:
         try:
-            if isinstance(data, str | bytes) and (
-                self.binary or getattr(data, "is_json_string", False)
-            ):
+            if isinstance(data, str | bytes) and (self.binary
+                                                 or getattr(data, "is_json_string", False)):
                 value = load_json(data)
             else:
                 check_json(data)

@@ -78,3 +78,4 @@ DESCRIPTIONS = {
     "429": _("Too many requests; see Retry-After."),
     "503": _("The database or the task queue is unavailable for a moment; see Retry-After."),
 }
+

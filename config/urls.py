@@ -24,18 +24,10 @@ urlpatterns = [
     path("api/v1/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # the pages carry the Content-Security-Policy's nonce (templates/api/)
-    path(
-        "api/docs/",
-        SpectacularSwaggerView.as_view(url_name="api-schema", template_name="api/swagger_ui.html"),
-        name="api-docs",
-    ),
-    path(
-        "api/redoc/",
-        csp_update({"style-src": REDOC_LOAD_STYLES})(
-            SpectacularRedocView.as_view(url_name="api-schema", template_name="api/redoc.html")
-        ),
-        name="api-redoc",
-    ),
+    path("api/docs/", SpectacularSwaggerView.as_view(
+        url_name="api-schema", template_name="api/swagger_ui.html"), name="api-docs"),
+    path("api/redoc/", csp_update({"style-src": REDOC_LOAD_STYLES})(SpectacularRedocView.as_view(
+        url_name="api-schema", template_name="api/redoc.html")), name="api-redoc"),
 ]
 
 handler403 = "config.errors.permission_denied"

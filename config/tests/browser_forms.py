@@ -257,13 +257,8 @@ class _Parser(HTMLParser):
             self.option = {"attrs": attrs, "text": "", "disabled": self.optgroup_disabled}
         elif tag in ("textarea", "button"):
             kind = "textarea" if tag == "textarea" else attrs.get("type", "submit").lower()
-            self.text = Control(
-                tag,
-                kind,
-                attrs.get("name", ""),
-                attrs,
-                value=attrs.get("value", "") if tag == "button" else "",
-            )
+            self.text = Control(tag, kind, attrs.get("name", ""), attrs,
+                                value=attrs.get("value", "") if tag == "button" else "")
             self.text.attrs["_text"] = ""
             self._add(self.text, attrs)
 
@@ -324,13 +319,8 @@ class FormPage:
         assert response.status_code == 200, f"GET {url}: {response.status_code}"
         return cls(response.content.decode(), url)
 
-    def form(
-        self,
-        selector: str | None = None,
-        *,
-        action: str | None = None,
-        holding: dict[str, Any] | None = None,
-    ) -> Form:
+    def form(self, selector: str | None = None, *, action: str | None = None,
+             holding: dict[str, Any] | None = None) -> Form:
         """The form with this ``#id``, or the one whose action contains ``action`` and whose
         fields hold the values of ``holding`` (a table's hidden ``pairing``, say)."""
         if selector:

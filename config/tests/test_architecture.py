@@ -43,49 +43,21 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "tournaments.registration": ("rules", "accounts", *SHARED),
     "tournaments.results": ("rules", "accounts", "scoring", *SHARED, *PURE),
     "tournaments.ratings": ("rules", "scoring", *SHARED),
-    "tournaments.seasons": (
-        "rules",
-        "accounts",
-        "scoring",
-        *SHARED,
-        *PURE,
-        "tournaments.results",
-    ),  # fmt: skip
-    "tournaments.rounds": (
-        "rules",
-        "accounts",
-        "scoring",
-        *SHARED,
-        *PURE,
-        "tournaments.registration",
-        "tournaments.results",
-        "tournaments.ratings",
-    ),  # fmt: skip
-    "tournaments.discipline": (
-        "rules",
-        "accounts",
-        "scoring",
-        *SHARED,
-        *PURE,
-        "tournaments.registration",
-        "tournaments.results",
-    ),  # fmt: skip
+    "tournaments.seasons": ("rules", "accounts", "scoring", *SHARED, *PURE,
+                            "tournaments.results"),  # fmt: skip
+    "tournaments.rounds": ("rules", "accounts", "scoring", *SHARED, *PURE,
+                           "tournaments.registration", "tournaments.results",
+                           "tournaments.ratings"),  # fmt: skip
+    "tournaments.discipline": ("rules", "accounts", "scoring", *SHARED, *PURE,
+                               "tournaments.registration", "tournaments.results"),  # fmt: skip
     "tournaments.audit": ("accounts", "scoring", *SHARED),
     # pages that update themselves and the live board: the shared layer and scoring only
     "tournaments.live": ("rules", "accounts", "scoring", *SHARED),
     "tournaments.substitutes": ("accounts", "scoring", *SHARED, "tournaments.rounds"),
-    "tournaments.archive": (
-        "rules",
-        "accounts",
-        "scoring",
-        *SHARED,
-        *PURE,
-        "tournaments.registration",
-        "tournaments.rounds",
-        "tournaments.results",
-        "tournaments.discipline",
-        "tournaments.ratings",
-    ),  # fmt: skip
+    "tournaments.archive": ("rules", "accounts", "scoring", *SHARED, *PURE,
+                            "tournaments.registration", "tournaments.rounds",
+                            "tournaments.results", "tournaments.discipline",
+                            "tournaments.ratings"),  # fmt: skip
 }
 # Wiring: routes, app configs, the admin, commands and the project's settings put the parts
 # together and may import any of them (still without a circle).

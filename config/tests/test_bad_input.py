@@ -251,16 +251,9 @@ def _patterns(resolver: Any) -> Any:
 # --- the 500s --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        "/api/v1/tournaments/abc/sanctions/",
-        "/api/v1/tournaments/abc/",
-        "/api/v1/rounds/x1/",
-        "/api/v1/sanctions/abc/revoke/",
-        "/api/v1/entries/1e3/",
-    ],
-)
+@pytest.mark.parametrize("path", ["/api/v1/tournaments/abc/sanctions/",
+                                  "/api/v1/tournaments/abc/", "/api/v1/rounds/x1/",
+                                  "/api/v1/sanctions/abc/revoke/", "/api/v1/entries/1e3/"])
 def test_an_id_that_is_not_a_number_is_a_404(world, path) -> None:
     answer = world["api"].post(path) if "revoke" in path else world["api"].get(path)
     assert answer.status_code == 404 and codes(answer) == ["not_found"]
@@ -287,15 +280,8 @@ def test_nul_in_a_deal_or_any_text_is_a_400_and_stores_nothing(world) -> None:
     assert not Sanction.objects.exists()
 
 
-@pytest.mark.parametrize(
-    "points",
-    [
-        {"game_points": 2**40},
-        {"match_points": 2**20},
-        {"game_points": 100_001},
-        {"match_points": 1001},
-    ],
-)
+@pytest.mark.parametrize("points", [{"game_points": 2**40}, {"match_points": 2**20},
+                                    {"game_points": 100_001}, {"match_points": 1001}])
 def test_sanction_points_beyond_the_bound_are_a_400(world, points) -> None:
     tournament = world["tournament"]
     body = {"entry": world["entry"].pk, "round_number": 1, "kind": "deduction",
@@ -329,11 +315,8 @@ def test_a_referee_that_does_not_exist_is_refused_on_the_round_page(world) -> No
 def test_rules_options_null_from_a_form_is_a_400(world) -> None:
     tournament = world["tournament"]
     for body in ("rules_options=null", "rules_options=%5B1%5D", "rules_options=" + "%5B" * 9000):
-        answer = world["api"].patch(
-            f"/api/v1/tournaments/{tournament.pk}/",
-            body,
-            content_type="application/x-www-form-urlencoded",
-        )
+        answer = world["api"].patch(f"/api/v1/tournaments/{tournament.pk}/", body,
+                                    content_type="application/x-www-form-urlencoded")
         assert answer.status_code == 400, answer.content
     tournament.refresh_from_db()
     assert tournament.rules_options == {}
@@ -372,7 +355,7 @@ def test_a_match_stored_with_rules_past_the_bounds_is_readable_after_the_migrati
     assert time.monotonic() - started < 2.0
 
 
-@pytest.mark.parametrize("text", ["0\r0", 'entry,last_name\r"Пара,Иванов', "a\rb\r\nc"])
+@pytest.mark.parametrize("text", ["0\r0", "entry,last_name\r\"Пара,Иванов", "a\rb\r\nc"])
 def test_a_csv_the_csv_module_cannot_read_is_a_400(world, text) -> None:
     """Found by Schemathesis: a lone carriage return ended the import in ``csv.Error`` (500)."""
     tournament = world["tournament"]

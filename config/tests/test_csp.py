@@ -109,16 +109,8 @@ def test_every_page_passes_the_policy(evil: dict[str, Any], boss: User) -> None:
 
 def test_the_pages_of_a_visitor_pass_the_policy_too(evil: dict[str, Any]) -> None:  # noqa: F811
     t = evil["t"].pk
-    for url in (
-        "/",
-        f"/tournaments/{t}/",
-        f"/tournaments/{t}/standings/",
-        "/login/",
-        f"/tournaments/{t}/hall/",
-        "/api/docs/",
-        "/api/redoc/",
-        "/admin/login/",
-    ):
+    for url in ("/", f"/tournaments/{t}/", f"/tournaments/{t}/standings/", "/login/",
+                f"/tournaments/{t}/hall/", "/api/docs/", "/api/redoc/", "/admin/login/"):
         response = Client().get(url)
         assert response.status_code == 200, url
         script = policy(response)["script-src"]

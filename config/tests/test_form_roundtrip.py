@@ -267,182 +267,109 @@ CASES: dict[str, Case] = {
     # edit forms: sent back unchanged, nothing changes
     "setup": Case(manage("manage_setup"), "#setup-form"),
     "setup, every field empty or default": Case(
-        lambda w: reverse("tournaments:manage_setup", args=[w["bare"].pk]), "#setup-form"
-    ),
+        lambda w: reverse("tournaments:manage_setup", args=[w["bare"].pk]), "#setup-form"),
     "entry without club or seed": Case(
         lambda w: reverse("tournaments:manage_entry", args=[w["bare"].pk, w["lone"].pk]),
-        "#entry-edit-form",
-    ),
-    "entry": Case(
-        lambda w: reverse("tournaments:manage_entry", args=[w["t"].pk, w["e"][3].pk]),
-        "#entry-edit-form",
-    ),
-    "referee of a table, a superuser": Case(
-        manage("manage_round", number=2),
-        lambda w: {"action": "/referee/", "holding": {"pairing": w["tables2"][1].pk}},
-    ),
-    "referee of a table": Case(
-        manage("manage_round", number=2),
-        lambda w: {"action": "/referee/", "holding": {"pairing": w["tables2"][2].pk}},
-    ),
+        "#entry-edit-form"),
+    "entry": Case(lambda w: reverse("tournaments:manage_entry", args=[w["t"].pk, w["e"][3].pk]),
+                  "#entry-edit-form"),
+    "referee of a table, a superuser": Case(manage("manage_round", number=2), lambda w: {
+        "action": "/referee/", "holding": {"pairing": w["tables2"][1].pk}}),
+    "referee of a table": Case(manage("manage_round", number=2), lambda w: {
+        "action": "/referee/", "holding": {"pairing": w["tables2"][2].pk}}),
     # create and action forms: what was typed is stored, nothing else changes
     "new tournament": Case(
-        lambda w: reverse("tournaments:manage_create"),
-        "#setup-form",
-        fill=lambda w: {
-            "name": "Осенний «Дубль»",
-            "start_date": "2026-10-03",
-            "end_date": "2026-10-04",
-            "classic_target": "125",
-            "tie_breaks": ["wins", "points"],
-            "public": True,
-        },
+        lambda w: reverse("tournaments:manage_create"), "#setup-form",
+        fill=lambda w: {"name": "Осенний «Дубль»", "start_date": "2026-10-03",
+                        "end_date": "2026-10-04", "classic_target": "125",
+                        "tie_breaks": ["wins", "points"], "public": True},
         touches={"tournaments.tournament", "tournaments.tournament_organisers", AUDIT},
         check=_new_tournament,
     ),  # fmt: skip
     "add entry": Case(
-        manage("manage_entries"),
-        "#entry-form",
-        fill=lambda w: {
-            "name": "Новая «пара»",
-            "seed": "7",
-            "club": w["e"][1].club_id,
-            "last_name_1": "Новиков",
-            "first_name_1": "Пётр",
-            "last_name_2": "Новикова",
-            "first_name_2": "Анна",
-        },
+        manage("manage_entries"), "#entry-form",
+        fill=lambda w: {"name": "Новая «пара»", "seed": "7", "club": w["e"][1].club_id,
+                        "last_name_1": "Новиков", "first_name_1": "Пётр",
+                        "last_name_2": "Новикова", "first_name_2": "Анна"},
         touches={"tournaments.entry", "tournaments.entry_players", "tournaments.player", AUDIT},
         check=_new_entry,
     ),  # fmt: skip
     "absence": Case(
-        manage("manage_entries"),
-        lambda w: {"action": f"/entries/{w['e'][0].pk}/absence/"},
-        fill=lambda w: {"round_number": "4"},
-        touches={"tournaments.entryabsence", AUDIT},
+        manage("manage_entries"), lambda w: {"action": f"/entries/{w['e'][0].pk}/absence/"},
+        fill=lambda w: {"round_number": "4"}, touches={"tournaments.entryabsence", AUDIT},
         check=_absence,
     ),
-    "absence already recorded, with its reason": Case(
-        manage("manage_entries"),
-        lambda w: {"action": f"/entries/{w['e'][4].pk}/absence/"},
-        fill=lambda w: {"round_number": "5"},
-    ),
-    "absence, nothing typed": Case(
-        manage("manage_entries"),
-        lambda w: {"action": f"/entries/{w['e'][0].pk}/absence/"},
-        refused=True,
-    ),
+    "absence already recorded, with its reason": Case(manage("manage_entries"), lambda w: {
+        "action": f"/entries/{w['e'][4].pk}/absence/"}, fill=lambda w: {"round_number": "5"}),
+    "absence, nothing typed": Case(manage("manage_entries"), lambda w: {
+        "action": f"/entries/{w['e'][0].pk}/absence/"}, refused=True),
     "CSV import": Case(
-        manage("manage_entries"),
-        "#import-form",
+        manage("manage_entries"), "#import-form",
         fill=lambda w: {"file": SimpleUploadedFile("e.csv", CSV.encode())},
         touches={"tournaments.entry", "tournaments.entry_players", "tournaments.player", AUDIT},
         check=_imported_entries,
     ),
     "lock a table": Case(
-        manage("manage_round", number=2),
-        lambda w: {"action": "/lock/", "holding": {"pairing": w["tables2"][2].pk}},
-        touches={"tournaments.pairing", AUDIT},
-        check=_locked,
+        manage("manage_round", number=2), lambda w: {
+            "action": "/lock/", "holding": {"pairing": w["tables2"][2].pk}},
+        touches={"tournaments.pairing", AUDIT}, check=_locked,
     ),
     "swap, nothing chosen": Case(manage("manage_round", number=2), "#swap-form", refused=True),
     "sanction": Case(
-        manage("manage_discipline"),
-        "#sanction-form",
-        user="chief",
-        fill=lambda w: {
-            "entry": w["e"][2].pk,
-            "round_number": "1",
-            "kind": "red",
-            "reason": "грубость\nза столом 2",
-        },
-        touches={"tournaments.sanction", AUDIT},
-        check=_sanction,
+        manage("manage_discipline"), "#sanction-form", user="chief",
+        fill=lambda w: {"entry": w["e"][2].pk, "round_number": "1", "kind": "red",
+                        "reason": "грубость\nза столом 2"},
+        touches={"tournaments.sanction", AUDIT}, check=_sanction,
     ),  # fmt: skip
-    "sanction, nothing typed": Case(
-        manage("manage_discipline"), "#sanction-form", user="chief", blocked=True
-    ),  # fmt: skip
+    "sanction, nothing typed": Case(manage("manage_discipline"), "#sanction-form",
+                                    user="chief", blocked=True),  # fmt: skip
     "revoke": Case(
-        manage("manage_discipline"),
-        lambda w: {"action": f"/discipline/{w['sanction'].pk}/revoke/"},
-        user="chief",
+        manage("manage_discipline"), lambda w: {
+            "action": f"/discipline/{w['sanction'].pk}/revoke/"}, user="chief",
         fill=lambda w: {"reason": "ошибка судьи"},
-        touches={"tournaments.sanction", AUDIT},
-        check=_revoked,
+        touches={"tournaments.sanction", AUDIT}, check=_revoked,
     ),
     "archive import": Case(
-        lambda w: reverse("tournaments:manage_archive_import"),
-        "#archive-form",
-        fill=lambda w: {
-            "file": SimpleUploadedFile(
-                "t.json", archive.dumps(archive.export_tournament(w["t"])).encode()
-            )
-        },
-        touches={
-            "tournaments.tournament",
-            "tournaments.tournament_organisers",
-            "tournaments.entry",
-            "tournaments.entry_players",
-            "tournaments.round",
-            "tournaments.pairing",
-            "tournaments.pairingentry",
-            "tournaments.sanction",
-            "tournaments.player",
-            "tournaments.club",
-            "tournaments.entryabsence",
-            "tournaments.standing",
-            "scoring.match",
-            "scoring.deal",
-            "scoring.matchversion",
-            "tournaments.archiveimport",
-            AUDIT,
-        },
+        lambda w: reverse("tournaments:manage_archive_import"), "#archive-form",
+        fill=lambda w: {"file": SimpleUploadedFile(
+            "t.json", archive.dumps(archive.export_tournament(w["t"])).encode())},
+        touches={"tournaments.tournament", "tournaments.tournament_organisers",
+                 "tournaments.entry", "tournaments.entry_players", "tournaments.round",
+                 "tournaments.pairing", "tournaments.pairingentry", "tournaments.sanction",
+                 "tournaments.player", "tournaments.club", "tournaments.entryabsence",
+                 "tournaments.standing", "scoring.match", "scoring.deal",
+                 "scoring.matchversion", "tournaments.archiveimport", AUDIT},
         check=_imported_tournament,
     ),  # fmt: skip
     "new match": Case(
-        lambda w: reverse("scoring:create"),
-        "#match-form",
-        fill=lambda w: {
-            "label": "Товарищеская",
-            "table": "7",
-            "rules_preset": "kozel",
-            "seat_N": w["e"][0].players.order_by("pk").first().pk,
-        },
+        lambda w: reverse("scoring:create"), "#match-form",
+        fill=lambda w: {"label": "Товарищеская", "table": "7", "rules_preset": "kozel",
+                        "seat_N": w["e"][0].players.order_by("pk").first().pk},
         touches={"scoring.match", "scoring.matchversion", "scoring.creationkey"},
         check=_new_match,
     ),  # fmt: skip
     "correction, deals as shown": Case(
-        lambda w: reverse("scoring:correct", args=[w["m3"]]),
-        "#correct-form",
-        user="chief",
+        lambda w: reverse("scoring:correct", args=[w["m3"]]), "#correct-form", user="chief",
         fill=lambda w: {"reason": "проверка"},
-        touches={"scoring.match", "scoring.deal", "scoring.matchversion"},
-        check=_deals_kept,
+        touches={"scoring.match", "scoring.deal", "scoring.matchversion"}, check=_deals_kept,
     ),  # fmt: skip
     "confirm with the PIN": Case(
-        lambda w: reverse("scoring:confirm", args=[w["m2"]]),
-        "#pin-form",
-        user="ref",
+        lambda w: reverse("scoring:confirm", args=[w["m2"]]), "#pin-form", user="ref",
         fill=lambda w: {"pin": "2468"},
-        touches={"scoring.match", "scoring.matchversion"},
-        check=_confirmed,
+        touches={"scoring.match", "scoring.matchversion"}, check=_confirmed,
     ),
     "issue a PIN": Case(
-        lambda w: reverse("scoring:sheet", args=[w["m1"]]),
-        "#pin-issue-form",
-        fill=lambda w: {"pin": "1357"},
-        touches={"scoring.match", "scoring.matchversion"},
+        lambda w: reverse("scoring:sheet", args=[w["m1"]]), "#pin-issue-form",
+        fill=lambda w: {"pin": "1357"}, touches={"scoring.match", "scoring.matchversion"},
         check=_pin,
     ),
     "delete the last deal": Case(
         lambda w: reverse("scoring:sheet", args=[w["m1"]]),
         lambda w: {"action": "/deals/last/delete/"},
-        touches={"scoring.match", "scoring.deal", "scoring.matchversion"},
-        check=_deleted,
+        touches={"scoring.match", "scoring.deal", "scoring.matchversion"}, check=_deleted,
     ),
-    "deal, nothing tapped": Case(
-        lambda w: reverse("scoring:sheet", args=[w["m1"]]), "#deal-form", status=400, refused=True
-    ),  # fmt: skip
+    "deal, nothing tapped": Case(lambda w: reverse("scoring:sheet", args=[w["m1"]]),
+                                 "#deal-form", status=400, refused=True),  # fmt: skip
 }
 
 

@@ -282,8 +282,7 @@ def api_request(label: str, w: dict[str, Any]) -> tuple[str, str, Any]:
         "POST /api/v1/tournaments/import/": json.loads(archive_of(t)),
         "PATCH /api/v1/tournaments/{id}/": {"venue": "Зал 2"},
         "POST /api/v1/tournaments/{id}/chief-referees/": {
-            "chief_referees": [w["users"]["chief_other"].pk]
-        },
+            "chief_referees": [w["users"]["chief_other"].pk]},
         "POST /api/v1/tournaments/{id}/entries/": {"name": "Новая пара"},
         "POST /api/v1/tournaments/{id}/entries/import/": {"csv": CSV},
         "POST /api/v1/tournaments/{id}/sanctions/": {
@@ -300,11 +299,8 @@ def api_request(label: str, w: dict[str, Any]) -> tuple[str, str, Any]:
         "POST /api/v1/sanctions/{id}/revoke/": {"reason": "ошибка"},
         "POST /api/v1/rounds/{id}/clock/": {"action": "start", "minutes": 30},
         "POST /api/v1/tournaments/{id}/substitutes/": {
-            "replaced": e[0].players.first().pk,
-            "player": w["reserve"].pk,
-            "from_round": 3,
-            "to_round": 3,
-        },
+            "replaced": e[0].players.first().pk, "player": w["reserve"].pk, "from_round": 3,
+            "to_round": 3},
         "POST /api/v1/matches/": {"label": "Товарищеская"},
         "POST /api/v1/matches/{id}/deals/": w["deals"][1],
         "POST /api/v1/matches/{id}/deals/preview/": w["deals"][1],
@@ -367,12 +363,8 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         kwargs["number"] = 1
         data = {"minutes": 30}
     if name == "tournaments:manage_substitutes":
-        data = {
-            "replaced": e[0].players.first().pk,
-            "player": w["reserve"].pk,
-            "from_round": 3,
-            "scope": "one",
-        }
+        data = {"replaced": e[0].players.first().pk, "player": w["reserve"].pk,
+                "from_round": 3, "scope": "one"}
     if name == "tournaments:manage_remove_substitute":
         kwargs["substitute_id"] = w["substitute"].pk
     if name == "tournaments:manage_revoke_sanction":
@@ -409,12 +401,8 @@ def setup_form(t: Tournament) -> dict[str, Any]:
     t.refresh_from_db()
     data = {name: getattr(t, name) for name in TournamentForm._meta.fields
             if name not in ("tie_breaks", "rules_options", "public", "end_date")}  # fmt: skip
-    data |= {
-        **rules_form.posted(t.rules_preset, t.rules_options),
-        "public": "on",
-        "tie_breaks": list(t.tie_breaks),
-        "start_date": str(t.start_date or "2026-10-01"),
-    }
+    data |= {**rules_form.posted(t.rules_preset, t.rules_options), "public": "on",
+             "tie_breaks": list(t.tie_breaks), "start_date": str(t.start_date or "2026-10-01")}
     return {k: ("" if v is None else v) for k, v in data.items()}
 
 
@@ -449,7 +437,9 @@ def refused(response: Any) -> bool:
 def api_client(w: dict[str, Any], role: str) -> Client:
     if role == "anon":
         return Client()
-    return Client(HTTP_AUTHORIZATION=f"Token {issue(w['users'][role])[1]}")
+    return Client(
+        HTTP_AUTHORIZATION=f"Token {issue(w['users'][role])[1]}"
+    )
 
 
 @pytest.mark.parametrize("label", sorted(API))
@@ -701,7 +691,6 @@ GLOBAL_READS = {"GET /api/v1/clubs/", "GET /api/v1/clubs/{id}/", "GET /api/v1/me
                 # the caller's own account: his tokens and password (accounts/tests/test_tokens.py)
                 "GET /api/v1/auth/tokens/", "account", "password_change"}  # fmt: skip
 
-
 def listed_player(response: Any, w: dict[str, Any]) -> bool:
     return w["player_id"] in {item["player"] for item in response.json()["results"]}
 
@@ -741,9 +730,8 @@ def ratings_or_season_url(label: str, w: dict[str, Any], player: int) -> str | N
         "tournaments:player_rating": reverse("tournaments:player_rating", args=[player]),
         "tournaments:seasons": reverse("tournaments:seasons"),
         "tournaments:season": reverse("tournaments:season", args=[season.pk]),
-        "tournaments:season_export": reverse(
-            "tournaments:season_export", args=[season.pk, "csv"]
-        ),  # fmt: skip
+        "tournaments:season_export": reverse("tournaments:season_export",
+                                             args=[season.pk, "csv"]),  # fmt: skip
     }[label]
 
 
@@ -806,12 +794,11 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     "GET /api/v1/seasons/": (Sees(NOBODY, shows=season_names_t), None),
     "GET /api/v1/seasons/{id}/": (Sees(NOBODY, shows=season_names_t), None),
     "tournaments:ratings": (Sees(NOBODY, shows=link('data-player="{player_id}"')), None),
-    "tournaments:player_rating": (
-        Sees(NOBODY),
-        Sees(NOBODY, shows=link('data-match="{hidden_id}"')),
-    ),
+    "tournaments:player_rating": (Sees(NOBODY),
+                                  Sees(NOBODY, shows=link('data-match="{hidden_id}"'))),
     "tournaments:seasons": (Sees(NOBODY, shows=link('data-counted="1"')), None),
-    "tournaments:season": (Sees(NOBODY, shows=link('href="/tournaments/{t_id}/standings/"')), None),
+    "tournaments:season": (Sees(NOBODY, shows=link('href="/tournaments/{t_id}/standings/"')),
+                           None),
     "tournaments:season_export": (Sees(NOBODY, shows=link("{t_name}")), None),
     "scoring:list": (Sees(TABLE, shows=link('href="/matches/{hidden_id}/"')),) * 2,
     "scoring:sheet": (MATCH, MATCH),
@@ -880,12 +867,8 @@ def read_url(label: str, scenario: str, w: dict[str, Any]) -> str:
         kwargs["entry_id"] = w["e"][0].pk
     if label.endswith("_export"):
         kwargs["fmt"] = "csv"
-    suffix = (
-        results
-        if label.split(":")[1]
-        in ("standings", "crosstable", "standings_export", "crosstable_export")
-        else ""
-    )
+    suffix = results if label.split(":")[1] in (
+        "standings", "crosstable", "standings_export", "crosstable_export") else ""
     return reverse(label, kwargs=kwargs) + suffix
 
 

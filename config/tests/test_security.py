@@ -98,14 +98,8 @@ def world(db: Any, organiser, pairs) -> dict[str, Any]:
     spare = Player.objects.create(last_name="Запасов")
     substitute = set_substitute(organiser, tournament.pk, replaced=a.players.first().pk,
                                 player=spare.pk, from_round=3, to_round=3)  # fmt: skip
-    return {
-        "t": tournament,
-        "entry": a,
-        "round": round_,
-        "match": match,
-        "sanction": sanction,
-        "substitute": substitute,
-    }
+    return {"t": tournament, "entry": a, "round": round_, "match": match, "sanction": sanction,
+            "substitute": substitute}
 
 
 def url_of(name: str, world: dict[str, Any]) -> str:
@@ -348,7 +342,9 @@ def test_api_writes_are_throttled_per_user_and_reads_are_not(throttles, organise
     assert refused.json()["errors"][0]["code"] == "throttled" and "Retry-After" in refused
     assert Club.objects.count() == 5
     assert all(api.get("/api/v1/clubs/").status_code == 200 for _ in range(20))
-    other = Client(HTTP_AUTHORIZATION=f"Token {issue(make_user('o2', 'Organiser'))[1]}")
+    other = Client(
+        HTTP_AUTHORIZATION=f"Token {issue(make_user('o2', 'Organiser'))[1]}"
+    )
     assert other.post("/api/v1/clubs/", {"name": "Клуб другого"}).status_code == 201
 
 

@@ -57,11 +57,8 @@ def test_concurrent_writes_never_pass_the_per_user_rate(
     key = Client().post("/api/v1/auth/token/", {"username": "org", "password": "s3cret-pass"}
                         ).json()["token"]  # fmt: skip
     cache.clear()  # the token request above was an anonymous write
-    codes = burst(
-        f"{live_server.url}/api/v1/clubs/",
-        lambda n: {"name": f"Клуб {n}"},
-        {"Authorization": f"Token {key}"},
-    )
+    codes = burst(f"{live_server.url}/api/v1/clubs/", lambda n: {"name": f"Клуб {n}"},
+                  {"Authorization": f"Token {key}"})
     assert codes.count(201) == RATE, sorted(codes)
     assert codes.count(429) == SENT - RATE
     assert Club.objects.count() == RATE
@@ -71,9 +68,8 @@ def test_concurrent_writes_never_pass_the_per_user_rate(
 def test_concurrent_anonymous_writes_never_pass_the_per_address_rate(
     require_postgres: None, redis_cache: Any, live_server: Any
 ) -> None:
-    codes = burst(
-        f"{live_server.url}/api/v1/auth/token/", lambda n: {"username": f"u{n}", "password": "x"}
-    )
+    codes = burst(f"{live_server.url}/api/v1/auth/token/",
+                  lambda n: {"username": f"u{n}", "password": "x"})
     assert codes.count(400) == RATE, sorted(codes)
     assert codes.count(429) == SENT - RATE
 

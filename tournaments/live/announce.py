@@ -51,11 +51,8 @@ def announce(tournament_id: int, part: str, round_id: int | None = None) -> None
         raise ValueError(f"unknown live part {part!r}")  # a bug, not a user's error
     group = staff_group(tournament_id) if part in STAFF_PARTS else public_group(tournament_id)
     # "at": when the change was committed; a page re-reading a part asks for data read after it
-    transaction.on_commit(
-        lambda: _sender().put(
-            group, {"type": "live.change", "part": part, "round": round_id, "at": time.time()}
-        )
-    )
+    transaction.on_commit(lambda: _sender().put(
+        group, {"type": "live.change", "part": part, "round": round_id, "at": time.time()}))
 
 
 def flush(timeout: float = 2.0) -> bool:

@@ -85,7 +85,10 @@ def current_user(scope: dict[str, Any]) -> Any:
 
 def still_allowed(scope: dict[str, Any], tournament_id: int | None, staff: bool,
                   joined: list[str]) -> bool:  # fmt: skip
-    groups = groups_for(current_user(scope), tournament_id, staff)
+    user = current_user(scope)
+    if getattr(scope.get("user"), "is_authenticated", False) and not user.is_authenticated:
+        return False  # signed out: the page opens an anonymous socket if it may
+    groups = groups_for(user, tournament_id, staff)
     if groups is None:
         return False
     # the queue: a tournament no longer judged is a group it may not hear (a new one waits for
