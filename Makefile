@@ -12,7 +12,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 HOST ?= 127.0.0.1
 
-.PHONY: run test lint migrate seed messages compilemessages clean venv bench-load
+.PHONY: run dev test lint migrate seed messages compilemessages clean venv bench-load
 
 $(PY):
 	@[ -n "$(PYTHON)" ] || { echo "Python 3.11 or newer (with venv) is required"; exit 1; }
@@ -41,7 +41,12 @@ seed: migrate
 # whitenoise serves the static files in DEBUG.
 run: seed
 	@echo "Serving on http://$(HOST):$(PORT)/"
-	$(PY) -m uvicorn config.asgi:application --ws-max-size 4096 --host $(HOST) --port $(PORT)
+	$(PY) -m uvicorn config.asgi:application --host $(HOST) --port $(PORT) --ws-max-size 4096
+
+# As run, with Django's debug pages (a 404's URL list, a 500's traceback): development only;
+# `make run` shows the site's own translated pages, as the hall should see them.
+dev:
+	DEBUG_PAGES=1 $(MAKE) run
 
 test: $(VENV)/.dev-installed
 	$(PY) -m pytest $(PYTEST_ARGS)

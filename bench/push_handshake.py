@@ -65,11 +65,11 @@ def prepare() -> int:
 
 
 def serve(port: int) -> subprocess.Popen[bytes]:
-    from config.push_server import uvicorn_arguments
-
     env = dict(os.environ, DEBUG="1", ALLOWED_HOSTS="127.0.0.1", CHANNEL_PREFIX=SCRATCH)
-    command = [sys.executable, "-m", "uvicorn", *uvicorn_arguments(), "--host", "127.0.0.1",
-               "--port", str(port), "--workers", "2", "--no-access-log"]  # fmt: skip
+    # as deploy/domino-push.service starts it
+    command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--ws-max-size",
+               "4096", "--host", "127.0.0.1", "--port", str(port), "--workers", "2",
+               "--no-access-log"]  # fmt: skip
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)  # fmt: skip
 

@@ -2,7 +2,7 @@
 and how many moves per second the fives judge does (target: 200,000 on one core).
 
     python bench/rules_bench.py [--matches 3000] [--preset sport] [--seed 1] [--mypyc]
-                                [--mypyc-tests] [--fives-matches 600]
+                                [--mypyc-tests] [--fives-matches 600] [--club-matches 300]
 
 Simulated legal matches with every hand written as tiles are judged through the library
 (``Judge.fold``, as the web app does) and through the CLI (``python -m rules check --batch`` on one
@@ -43,7 +43,7 @@ COMPILED = [
     # cannot derive from a compiled one, so the package is compiled with the rest
     "fives/types.py", "fives/presets.py", "fives/table.py", "fives/reading.py", "fives/hands.py",
     "fives/after.py", "fives/strong.py", "fives/light.py", "fives/scoring.py", "fives/judge.py",
-    "fives/contract.py", "fives/messages.py",
+    "fives/contract.py", "fives/messages.py", "fives/telefon.py",
 ]
 
 
@@ -57,6 +57,8 @@ def main() -> None:
                         help="also measure the same source compiled with mypyc")
     parser.add_argument("--mypyc-tests", action="store_true",
                         help="with --mypyc: first run the rules tests against the compiled build")
+    parser.add_argument("--club-matches", type=int, default=300,
+                        help="matches of each club game (RULES.md 24-31); 0: skip")
     parser.add_argument("--fives-matches", type=int, default=600,
                         help="fives matches (RULES.md 15-23) judged move by move; 0: skip")
     args = parser.parse_args()
@@ -107,6 +109,11 @@ def main() -> None:
     assert proc.returncode == 0, proc.stderr.decode()[-2000:]
     print(f"CLI check --batch:      {deals / elapsed:,.0f} deals/s "
           f"(one process, start-up, JSON in and out)")
+    if args.club_matches:
+        from club_deals import measure
+
+        print("club games (pure Python, simple line-play generator, bench/club_deals.py):")
+        measure(args.club_matches, args.repeat, args.seed)
     if args.fives_matches:
         _measure_fives(args)
     if args.mypyc:
@@ -119,14 +126,16 @@ def _measure_fives(args: argparse.Namespace) -> None:
     from rules.fives import FivesJudge, make_fives_rules
     from rules.simulate import play_fives_match
 
-    for preset, players in (("fives", 2), ("muggins", 2), ("muggins", 4)):
+    # telefon (RULES.md 32): a move may lay several doubles, counted as one move
+    for preset, players in (("fives", 2), ("muggins", 2), ("muggins", 4), ("telefon", 2),
+                            ("telefon", 4)):
         rules = make_fives_rules(preset, None, players)
         rng = random.Random(args.seed)
         matches = [play_fives_match(rules, rng, style="tiles", declare=True)
                    for _ in range(args.fives_matches)]
         deals = sum(len(m) for m in matches)
         entries = sum(len(d["play"]) for m in matches for d in m)
-        moves = sum(1 for m in matches for d in m for e in d["play"] if "tile" in e)
+        moves = sum(1 for m in matches for d in m for e in d["play"] if "tile" in e or "tiles" in e)
         judge = FivesJudge(rules)
         best = float("inf")
         for _ in range(args.repeat):

@@ -19,12 +19,13 @@ from tournaments.seasons.api import SeasonViewSet
 
 class Router(DefaultRouter):
     """Ids in the API's paths are numbers: ``/tournaments/abc/…`` is a 404 at routing, not a
-    lookup that fails (``ValueError``: a 500) in every view that reads ``pk`` itself."""
+    lookup that fails (``ValueError``: a 500) in every view that reads ``pk`` itself; and at
+    most nine digits, so that no id overflows the database's integer (a 500 on PostgreSQL)."""
 
     def get_lookup_regex(self, viewset: Any, lookup_prefix: str = "") -> str:
         regex = str(super().get_lookup_regex(viewset, lookup_prefix))
         if getattr(viewset, "lookup_value_regex", None) is None:  # DRF's default: any text
-            regex = regex.replace("[^/.]+", "[0-9]+")
+            regex = regex.replace("[^/.]+", "[0-9]{1,9}")
         return regex
 
 

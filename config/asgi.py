@@ -6,8 +6,8 @@ the standings a page re-reads when told they changed, from the cache, with no mi
 worker thread held (in production nginx sends that prefix to this process, not to gunicorn).
 
 WebSocket handshakes are checked like forms are: only from the site's own origin (scheme, host
-and port, ``config.socket_origin``), so another site cannot open a socket with a visitor's
-session; the session then says who the user is (``AuthMiddlewareStack``).
+and port, ``config.sockets``), so another site cannot open a socket with a visitor's session;
+the session then says who the user is (``AuthMiddlewareStack``); an unknown path is refused.
 """
 
 import os
@@ -20,10 +20,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django is set up before anything imports models (the consumers do).
 http_application = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter  # noqa: E402
 
-from config.socket_origin import SameOrigin  # noqa: E402
+from config.sockets import websocket_application  # noqa: E402
 from tournaments.live.routing import websocket_urlpatterns  # noqa: E402
 from tournaments.results import reread  # noqa: E402
 
@@ -38,6 +37,6 @@ async def http_or_reread(scope: dict[str, Any], receive: Any, send: Any) -> None
 application = ProtocolTypeRouter(
     {
         "http": http_or_reread,
-        "websocket": SameOrigin(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": websocket_application(websocket_urlpatterns),
     }
 )

@@ -6,13 +6,19 @@ someone may not open is a page of the site in the reader's language with a way b
 (``templates/403.html``); a signed-out visitor is sent to the login form and back to the page
 after it, since signing in is usually all that was missing. Other pages get Django's plain
 pages. A 500 says nothing about the failure (no traceback, no settings): the
-details go to the log. With DEBUG on, Django shows its debug pages instead, as usual.
+details go to the log.
+
+Django's debug pages (the URL list of a 404, the traceback of a 500) are for development only:
+the embedded mode a club runs on the night (``make run``) has DEBUG on for its conveniences, and
+``SiteErrorPagesMiddleware`` puts the site's own translated pages in their place unless
+``DEBUG_PAGES`` is set (``make dev``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -29,7 +35,10 @@ def page_not_found(request: HttpRequest, exception: Any) -> HttpResponse:
     if _is_api(request):
         body = {"errors": [{"code": "not_found", "message": _("Not found."), "field": None}]}
         return JsonResponse(body, status=404)
-    return defaults.page_not_found(request, exception)
+    try:
+        return render(request, "404.html", status=404)
+    except Exception:  # noqa: BLE001 - the page itself failed (no database): Django's plain one
+        return defaults.page_not_found(request, exception, template_name="missing.html")
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
@@ -38,6 +47,33 @@ def server_error(request: HttpRequest) -> HttpResponse:
         body = {"errors": [{"code": "server_error", "message": message, "field": None}]}
         return JsonResponse(body, status=500)
     return defaults.server_error(request)
+
+
+class SiteErrorPagesMiddleware:
+    """With DEBUG on but ``DEBUG_PAGES`` off (the embedded mode on the night), a 404 or 500 that
+    Django's debug machinery produced is replaced by the site's own page (``page_not_found``,
+    ``server_error``). Pages and API answers the site made itself are left alone."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if not settings.DEBUG or settings.DEBUG_PAGES:
+            return response
+        if response.status_code == 404 and _is_debug_page(response):
+            return page_not_found(request, None)
+        if response.status_code == 500 and _is_debug_page(response):
+            return server_error(request)
+        return response
+
+
+def _is_debug_page(response: HttpResponse) -> bool:
+    """Django's technical 404/500 pages (HTML, or text for a non-browser request)."""
+    if getattr(response, "streaming", False):
+        return False
+    # both pages (and their plain-text forms) end by saying why they are shown
+    return b"DEBUG = True" in response.content
 
 
 def _back(request: HttpRequest) -> str:

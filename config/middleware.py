@@ -15,11 +15,13 @@ class LocaleMiddleware(DjangoLocaleMiddleware):
     """Django's LocaleMiddleware, minus Accept-Language unless LANGUAGE_FROM_BROWSER is on.
 
     The language cookie written by ``set_language`` still wins, so the switch in the header
-    works; a browser's own preference does not override the club's default language.
+    works; a browser's own preference does not override the club's default language. The API
+    (``/api/``) answers in the request's ``Accept-Language``: a program has no switch to press,
+    and its header is what it asks for.
     """
 
     def process_request(self, request: HttpRequest) -> None:
-        if settings.LANGUAGE_FROM_BROWSER:
+        if settings.LANGUAGE_FROM_BROWSER or request.path.startswith("/api/"):
             super().process_request(request)
             return
         language = settings.LANGUAGE_CODE

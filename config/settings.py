@@ -22,6 +22,9 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
 
 DEBUG = env.bool("DEBUG", default=True)
+#: Django's debug pages (a 404's URL list, a 500's traceback): development only (``make dev``);
+#: without it the site's own translated 404 and 500 pages are shown even with DEBUG on
+DEBUG_PAGES = env.bool("DEBUG_PAGES", default=False)
 
 SECRET_KEY = env.str("SECRET_KEY", default="")
 if not SECRET_KEY:
@@ -58,6 +61,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # outermost but one: it sees the debug pages every layer below may produce
+    "config.errors.SiteErrorPagesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -159,9 +164,9 @@ LIVE_COALESCE_SECONDS = env.float("LIVE_COALESCE_SECONDS", default=0.3)
 #: standings re-reads that may wait at once in one push process (tournaments.results.reread);
 #: more are answered 503 with Retry-After, so that idle readers cannot slow the handshakes
 LIVE_READERS_MAX = env.int("LIVE_READERS_MAX", default=200)
-#: seconds between two checks that a socket's user may still hear what it subscribed to
-#: (tournaments.live.consumers): a logout, a removed appointment, a tournament made private
-LIVE_RECHECK_SECONDS = env.float("LIVE_RECHECK_SECONDS", default=3.0)
+#: every open socket checks its rights again this often (besides when told: sign-out, a
+#: tournament's visibility or people changed), so no socket outlives a right taken away
+LIVE_RECHECK_SECONDS = env.float("LIVE_RECHECK_SECONDS", default=30)
 
 # --- Celery ---------------------------------------------------------------------------------
 
@@ -345,10 +350,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # a season's scope (players or pairs) is not the standings' scope (entries, teams, players)
-    "ENUM_NAME_OVERRIDES": {
-        "SeasonScopeEnum": "tournaments.models.ratings.Season.Scope",
-        "ScopeEnum": ["entries", "teams", "players"],
-    },
+    "ENUM_NAME_OVERRIDES": {"SeasonScopeEnum": "tournaments.models.ratings.Season.Scope",
+                            "ScopeEnum": ["entries", "teams", "players"]},
 }
 
 # --- Logging --------------------------------------------------------------------------------

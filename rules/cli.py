@@ -11,6 +11,7 @@ from typing import Any
 from .contract import EXIT_UNUSABLE, check, check_text, unusable
 from .errors import RulesError
 from .fives.presets import fives_catalogue
+from .games import catalogue as games_catalogue
 from .presets import catalogue
 
 
@@ -33,8 +34,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_presets = sub.add_parser("presets", help="print every preset and knob as JSON")
     p_presets.add_argument("--fives", action="store_true",
                            help="the fives games' presets (RULES.md 16) instead")
+    p_presets.add_argument("--all", action="store_true",
+                           help="every game of the registry (rules.games), with its family")
     args = parser.parse_args(argv)
 
+    if args.command == "presets" and args.all:
+        _print(games_catalogue())
+        return 0
     if args.command == "presets":
         _print(fives_catalogue() if args.fives else catalogue())
         return 0

@@ -12,8 +12,7 @@ from typing import Any
 
 from .engine.judge import Judge
 from .errors import Problem, RulesError
-from .fives.contract import check_fives
-from .fives.presets import is_fives_preset
+from .games import check_game
 from .presets import make_rules
 
 EXIT_OK, EXIT_REFUSED, EXIT_UNUSABLE = 0, 1, 2
@@ -32,11 +31,10 @@ def check(data: Any) -> tuple[dict[str, Any], int]:
         deals = data.get("deals", [])
         if not isinstance(deals, list):
             raise RulesError("bad_input", "deals must be a list", "«deals» — список")
-        preset = data.get("preset", "sport")
-        if is_fives_preset(preset):  # sections 15-23: a judge and a registry of their own
-            return check_fives(data)
-        players = data.get("players")
-        rules = make_rules(preset, data.get("options"), players)
+        judged = check_game(data)  # the registry (rules.games): fives and club games
+        if judged is not None:
+            return judged
+        rules = make_rules(data.get("preset", "sport"), data.get("options"), data.get("players"))
     except RulesError as err:
         return unusable(err.problem), EXIT_UNUSABLE
     verdict = Judge(rules).fold(deals)

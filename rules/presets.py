@@ -8,6 +8,7 @@ tournament can never be set up with rules the engine cannot judge.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -230,9 +231,12 @@ def make_rules(
     taken and refused with ``bad_option``: the contract passes them as the JSON had them, and a
     build compiled with mypyc checks an argument's annotated type at the call."""
     if not isinstance(preset, str) or preset not in PRESETS:
-        known = ", ".join(PRESETS)
-        raise _bad_option("preset", f"unknown preset {preset!r}; known: {known}",
-                          f"нет набора правил «{preset}»; есть: {known}")
+        # The registry (rules.games) lists every game in its refusal; it imports this module,
+        # so it is looked up by name here rather than imported back.
+        importlib.import_module("rules.games").find_game(preset)
+        # a game of another judge (the club games): no score sheet yet
+        raise _bad_option("preset", f"{preset!r} cannot be recorded on the score sheet yet",
+                          f"«{preset}» пока нельзя вести в протоколе")
     if options is None:
         options = {}
     if not isinstance(options, Mapping):

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules import Judge, Rules, make_rules
-from rules.fives import FivesJudge, FivesRules, is_fives_preset, make_fives_rules
+from rules.fives import FivesJudge, FivesRules, make_fives_rules
+from rules.games import FIVES, judge_of
 
 #: the rules of any game a match can be played under
 AnyRules = Rules | FivesRules
@@ -33,7 +34,7 @@ FIVES_DEAL_LIMIT = 500
 def make_match_rules(preset: Any, options: Mapping[str, Any] | None = None,
                      players: int | None = None) -> AnyRules:
     """``preset`` with ``options`` (and ``players``) applied, by the engine of its game."""
-    if is_fives_preset(preset):
+    if judge_of(preset) == FIVES:  # the one registry of games (rules.games) says which engine
         return make_fives_rules(preset, options, players)
     return make_rules(preset, options, players)
 

@@ -35,8 +35,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules import PRESETS, Rules, RulesError, make_rules
-from rules.fives import FivesRules, is_fives_preset, make_fives_rules
+from rules import Rules, RulesError, make_rules
+from rules.fives import FivesRules, make_fives_rules
+from rules.games import FIVES, at_table, judge_of
 
 PAIR_FORMATS = ("pairs", "individual", "teams")
 
@@ -115,7 +116,7 @@ def match_settings(preset: str, options: Mapping[str, Any] | None, format_: str,
     shape = table_shape(format_)
     merged = dict(options or {})
     if shape.partners:
-        if is_fives_preset(preset):
+        if judge_of(preset) == FIVES:
             merged["pairs"] = True
             return merged, shape.players
         return merged, None
@@ -126,7 +127,7 @@ def table_rules(preset: str, options: Mapping[str, Any] | None, format_: str,
                 players: int | None = None) -> Rules | FivesRules:
     """The rules one table of the format plays under (raises ``rules.RulesError``)."""
     merged, count = match_settings(preset, options, format_, players)
-    if is_fives_preset(preset):
+    if judge_of(preset) == FIVES:
         return make_fives_rules(preset, merged, count)
     return make_rules(preset, merged, count)
 
@@ -137,7 +138,7 @@ def check(preset: str, options: Mapping[str, Any] | None, format_: str, system: 
     ``table_rules`` (``rules.RulesError``) for every table size of the format."""
     if format_ not in FORMATS:
         return  # the model's choices refuse it
-    if preset not in PRESETS and not is_fives_preset(preset):
+    if not at_table(preset):  # the registry (rules.games): unknown, or not at the table yet
         table_rules(preset, options, format_)  # the engine's own refusal of an unknown preset
     fixed = [name for name in FORMAT_KNOBS if name in (options or {})]
     if fixed:

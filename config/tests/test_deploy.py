@@ -130,13 +130,13 @@ def test_systemd_units_run_the_real_entry_points_as_a_dedicated_user() -> None:
     host, port = re.search(r"--host (\S+)", push_start), re.search(r"--port (\d+)", push_start)
     assert host is not None and port is not None
     assert f"server {host[1]}:{port[1]};" in nginx
-    ws = nginx[nginx.index("location /ws/ {") :]
+    ws = nginx[nginx.index("location /ws/ {"):]
     ws = ws[: ws.index("}")]
     assert "proxy_pass http://domino_push;" in ws and "proxy_http_version 1.1;" in ws
     assert "proxy_set_header Upgrade $http_upgrade;" in ws
     assert "proxy_set_header Connection $connection_upgrade;" in ws
     # the standings re-read after a push (results.reread): plain HTTP to the same uvicorn
-    read = nginx[nginx.index("location /live-read/ {") :]
+    read = nginx[nginx.index("location /live-read/ {"):]
     read = read[: read.index("}")]
     assert "proxy_pass http://domino_push;" in read and "proxy_http_version 1.1;" in read
     from tournaments.results.reread import PREFIX
@@ -439,18 +439,3 @@ def test_backup_then_restore_gives_back_every_row_and_the_same_standings(
     assert imported != tournament.pk
     assert deals_of(scratch_database, imported) == deals_of(source, tournament.pk)
     print(f"backup + restore of {Deal.objects.count()} deals: {elapsed:.1f} s")
-
-
-def test_every_push_server_is_started_with_the_push_arguments() -> None:
-    """uvicorn reads a WebSocket message whole before the application sees it (16 MiB by
-    default): each place that starts the push process passes ``config.push_server``'s limit."""
-    from config.push_server import uvicorn_arguments
-
-    wanted = " ".join(uvicorn_arguments())
-    [push_start] = unit("domino-push.service")["ExecStart"]
-    procfile = dict(line.split(":", 1) for line in (DEPLOY / "Procfile").read_text().splitlines()
-                    if line)  # fmt: skip
-    makefile = (ROOT / "Makefile").read_text()
-    run = next(line for line in makefile.splitlines() if "-m uvicorn" in line)
-    for command in (push_start, procfile["push"], run):
-        assert f"uvicorn {wanted} " in " ".join(command.split()), command

@@ -41,3 +41,18 @@ def test_every_page_has_the_language_switch(client) -> None:
 def test_unknown_language_cookie_falls_back_to_russian(client) -> None:
     client.cookies["django_language"] = "xx"
     assert "<h1>Открытые турниры</h1>" in client.get("/").content.decode()
+
+
+def test_the_api_answers_in_the_language_the_request_asks_for(client) -> None:
+    """A program has no language switch: the API follows Accept-Language (issue 28); with none
+    it speaks the club's default."""
+    body = {"players": 5}  # refused: not a valid match
+    english = client.post("/api/v1/matches/", body, content_type="application/json",
+                          HTTP_ACCEPT_LANGUAGE="en")  # fmt: skip
+    russian = client.post("/api/v1/matches/", body, content_type="application/json",
+                          HTTP_ACCEPT_LANGUAGE="ru")  # fmt: skip
+    default = client.post("/api/v1/matches/", body, content_type="application/json")
+    assert english.headers["Content-Language"] == "en"
+    assert russian.headers["Content-Language"] == "ru"
+    assert default.headers["Content-Language"] == "ru"
+    assert english.content != russian.content

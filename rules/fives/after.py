@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from .. import tiles as T
 from .presets import FivesRules
 from .table import FITS
-from .types import DRAW, MOVE, Deal, Entry, refuse
+from .types import DRAW, MOVE, MULTI, Deal, Entry, refuse
 
 #: A draw or a pass: the entry's index, the seat's index, the numbers the open ends showed, and
 #: the tiles that seat had laid and drawn (by name) before the entry.
@@ -117,6 +117,7 @@ def _name_wrong_draw(d: Deal, play: list[Entry], drawn_mask: int) -> None:
     (called once ``_draws_wrong`` found one)."""
     masks = d.masks
     laid_by = {e[2]: e[1] for e in play if e[0] == MOVE}
+    laid_by.update({t: e[1] for e in play if e[0] == MULTI for t in e[4][1]})
     held_by = {t: seat for seat, mask in masks.items() for t in _bits(mask & drawn_mask)}
     in_boneyard = d.boneyard or 0
     for kind, seat, mask, _, _ in play:

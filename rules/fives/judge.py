@@ -19,6 +19,7 @@ from .reading import read_deal
 from .scoring import end_match, score_deal
 from .strong import judge_play
 from .table import FivesTable
+from .telefon import checks_first_lead
 from .types import FivesDealVerdict, FivesMatchVerdict, FivesState, Refused
 
 
@@ -80,12 +81,13 @@ class FivesJudge:
             d = read_deal(rules, deal)
             check_hands(rules, d)
             if d.play is not None:
-                played = judge_play(rules, d, state.totals, state.leader, side_of)
+                played = judge_play(rules, d, state.totals, state.leader, side_of,
+                                    checks_first_lead(rules, state))
             else:
                 played = judge_scores(rules, d, state.totals, state.leader, side_of)
             values = seat_values(rules, d)
             score = score_deal(rules, state, d, values, side_of, played.play_points,
-                               played.leader or None, played.reached)
+                               played.leader or None, played.reached, played.moves)
             if d.declared is not None:
                 declared = {s: d.declared.get(s, 0) for s in self.sides}
                 if declared != score.recorded:
@@ -93,7 +95,8 @@ class FivesJudge:
         except Refused as refused:
             zeros = dict.fromkeys(self.sides, 0)
             return FivesDealVerdict(n, False, [refused.problem], None, None, zeros, dict(zeros),
-                                    dict(zeros), state.eggs, dict(state.totals), state.leader)
+                                    dict(zeros), state.eggs, dict(state.totals), state.leader,
+                                    write_off=dict(zeros) if rules.outputs_34 else None)
         target = state if apply else state.copy()
         for side, amount in score.recorded.items():
             target.totals[side] += amount
@@ -102,11 +105,12 @@ class FivesJudge:
             target.eggs = 0
         target.eggs += score.eggs_laid
         target.leader = score.next_leader
+        target.accepted += 1
         end_match(rules, target, d, score.winner)
         return FivesDealVerdict(
             n, True, [], score.winner, score.values, played.play_points, score.bonus,
             score.recorded, target.eggs, dict(target.totals), score.next_leader, played.moves,
-            played.leader or None, score.eggs_taken,
+            played.leader or None, score.eggs_taken, score.write_off,
         )
 
 

@@ -1,4 +1,4 @@
-"""Messages of the error codes that only the fives games have (RULES.md section 21).
+"""Messages of the error codes that only the fives games have (RULES.md sections 21 and 32).
 
 The codes the fives judge shares with section 12 (``bad_tile``, ``missing_hand`` …) keep their
 meaning and their messages in ``rules.errors``. The new ones are added to the same table at import,
@@ -58,6 +58,12 @@ FIVES_MESSAGES: dict[str, tuple[str, str]] = {
     "target_not_reached": (
         "The deal is recorded as stopped at the target, but no move reached {target}",
         "Раздача записана как остановленная на цели, но ни один ход не довёл до {target}",
+    ),
+    "bad_multi_move": (
+        "Entry {entry}: {tiles} cannot be laid in one move: only 2 to 4 different doubles, "
+        "each on an end of its own",
+        "Запись {entry}: {tiles} нельзя выставить одним ходом: только от 2 до 4 разных дублей, "
+        "каждый на свой конец",
     ),
     "hand_too_small": (
         "Seat {seat} holds {count} {count|tile|tiles}, but the play leaves it {expected}",

@@ -1,4 +1,5 @@
-"""The rules in force for a fives game (RULES.md section 16): presets ``fives`` and ``muggins``.
+"""The rules in force for a fives game: presets ``fives`` and ``muggins`` (RULES.md section 16)
+and seed 003's «Телефон», ``telefon`` (sections 25 and 32).
 
 A registry of its own, beside ``rules.presets.PRESETS``: the web app builds its preset choices
 from that one, and offers no fives games yet (there is no score sheet for a line of play). The
@@ -45,6 +46,13 @@ class FivesRules(Seating):
     first_lead: str = "any"
     next_lead: str = "winner"
     time_tie: str = "draw"
+    #: ``bonus``: the winner takes a bonus (section 20); ``write_off``: the losers write their
+    #: hands off their own totals, never below 0 (``telefon``, section 32)
+    deal_end: str = "bonus"
+    #: the most doubles one move may lay (section 32: «до четырёх дублей … за 1 ход»)
+    max_doubles: int = 1
+    #: the deal and match outputs of section 34 (``titles``, ``void``, ``losers``, ``write_off``)
+    outputs_34: bool = False
 
     @property
     def boneyard_size(self) -> int:
@@ -61,10 +69,16 @@ class FivesRules(Seating):
         return MAX_MOVE_POINTS_SPINNER if self.spinner != "none" else MAX_MOVE_POINTS
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """The preset and the knobs it takes (what a stored match replays as options): a
+        preset's fixed rules (``telefon``'s «дом», its leads) are the preset's own."""
+        return {"preset": self.preset,
+                **{name: getattr(self, name) for name in PRESET_KNOBS[self.preset]}}
 
 
 _LEADS = ("any", "seat_N", "seat_E", "seat_S", "seat_W")
+#: Fixed by a preset, never a knob: ``spinner: dom`` (the first double laid, or of the first
+#: doubles laid together the first covered, section 32), ``first_lead: double_zero`` (the holder
+#: of 0:0) and ``next_lead: last_move`` (who went out; after a fish, the seat of the last move).
 
 FIVES_KNOBS: dict[str, Knob] = {
     "players": Knob(int, "Number of players (2–4)", "Число игроков (2–4)", low=2, high=4),
@@ -107,6 +121,9 @@ FIVES_KNOBS: dict[str, Knob] = {
     "time_tie": Knob(str, "Time is up with equal totals: a draw, or play on until it breaks",
                      "Время вышло при равном счёте: ничья или доигрывание",
                      choices=("draw", "extra_deal")),
+    "deal_end": Knob(str, "End of a deal: the losers write their hands off, or the winner takes "
+                          "a bonus", "Конец раздачи: проигравшие списывают очки с руки или "
+                          "выигравший получает приз", choices=("write_off", "bonus")),
 }
 
 _FIVES = FivesRules()
@@ -119,6 +136,21 @@ FIVES_PRESETS: dict[str, FivesRules] = {
         _FIVES, preset="muggins", spinner="first_double", bonus_round="nearest",
         bonus_divisor=5, target_check="deal",
     ),
+    # seed 003's «Телефон»: the «дом», up to four doubles a move, the losers write off (sec. 32)
+    "telefon": dataclasses.replace(
+        _FIVES, preset="telefon", pairs=True, spinner="dom", spinner_count="played_arms",
+        bonus_round="down", target=225, target_check="deal", first_lead="double_zero",
+        next_lead="last_move", deal_end="write_off", max_doubles=4, outputs_34=True,
+    ),
+}
+
+#: The knobs each preset takes (section 16; section 25 for ``telefon``): any other is
+#: ``bad_option``.
+PRESET_KNOBS: dict[str, tuple[str, ...]] = {
+    "fives": tuple(k for k in FIVES_KNOBS if k != "deal_end"),
+    "muggins": tuple(k for k in FIVES_KNOBS if k != "deal_end"),
+    "telefon": ("players", "pairs", "target", "time_tie", "deal_end", "bonus_round",
+                "spinner_count", "target_check"),
 }
 
 
@@ -142,12 +174,17 @@ def make_fives_rules(preset: object = "fives", options: Mapping[str, Any] | None
     if not isinstance(options, Mapping):
         raise _bad_option("options", "options must be an object of knob: value",
                           "«options» — объект «настройка: значение»")
-    changes: dict[str, Any] = {name: _checked(name, value) for name, value in options.items()}
+    changes: dict[str, Any] = {name: _checked(name, value, preset)
+                               for name, value in options.items()}
     if players is not None:
-        changes["players"] = _checked("players", players)
+        changes["players"] = _checked("players", players, preset)
     # Seed 004 and 003's «Маггинс» deal 7 each to two players, 5 each to three or four; an
-    # explicit hand_size applies to any number of players.
-    if "hand_size" not in changes:
+    # explicit hand_size applies to any number of players. «Телефон» deals 7 to each (32).
+    if preset == "telefon":
+        if changes.get("pairs") and changes.get("players", 2) < 4:
+            raise _bad_option("pairs", "pairs: true needs 4 players",
+                              "«pairs: true» — только вчетвером")
+    elif "hand_size" not in changes:
         changes["hand_size"] = 7 if changes.get("players", FIVES_PRESETS[preset].players) == 2 \
             else 5
     rules = dataclasses.replace(FIVES_PRESETS[preset], **changes)
@@ -159,11 +196,12 @@ def _bad_option(option: str, en: str, ru: str) -> RulesError:
     return RulesError("bad_option", en, ru, option=option)
 
 
-def _checked(name: str, value: Any) -> Any:
+def _checked(name: str, value: Any, preset: str) -> Any:
     knob = FIVES_KNOBS.get(name)
-    if not isinstance(name, str) or knob is None:
-        raise _bad_option(str(name), f"unknown option {name!r} for a fives game",
-                          f"неизвестная настройка «{name}» для игры «пятёрка»")
+    if not isinstance(name, str) or knob is None or name not in PRESET_KNOBS[preset]:
+        game = "«Телефон»" if preset == "telefon" else "«пятёрка»"
+        raise _bad_option(str(name), f"unknown option {name!r} for {preset}",
+                          f"неизвестная настройка «{name}» для игры {game}")
     value = check_knob(name, knob, value)
     if name == "bonus_divisor" and value not in (1, 5):
         raise _bad_option(name, f"bonus_divisor must be 1 or 5 (got {value})",
@@ -188,10 +226,12 @@ def _cross_check(rules: FivesRules) -> None:
 
 
 def fives_catalogue() -> dict[str, Any]:
-    """Both fives presets and their knobs (``python -m rules presets --fives``)."""
+    """The fives presets and their knobs (``python -m rules presets --fives``); ``options`` lists
+    the knobs a preset takes."""
     return {
         "default": "fives",
-        "presets": {name: {**rules.to_dict(), "players_allowed": [2, 4]}
+        "presets": {name: {**rules.to_dict(), "players_allowed": [2, 4],
+                           "options": list(PRESET_KNOBS[name])}
                     for name, rules in FIVES_PRESETS.items()},
         "knobs": {name: knob.describe() for name, knob in FIVES_KNOBS.items()},
     }

@@ -15,7 +15,7 @@ from .. import tiles as T
 from ..errors import Problem
 from .presets import FivesRules
 from .table import BAD_END, END_INDEX, NO_END
-from .types import DRAW, MOVE, PASS, Deal, Entry, Refused, refuse
+from .types import DRAW, MOVE, MULTI, PASS, Deal, Entry, Refused, refuse
 
 RESULTS = frozenset({"domino", "fish", "target"})
 _TOKEN = T.TOKEN_TILE
@@ -81,7 +81,7 @@ def read_deal(rules: FivesRules, deal: Any) -> Deal:
     play: list[Entry] | None = None
     scores: list[tuple[str, int]] | None = None
     if raw_play is not None:
-        play, bad_tile = _read_play(seats, raw_play)
+        play, bad_tile = _read_play(seats, raw_play, rules.max_doubles)
     else:
         scores = _read_scores(seats, raw_scores)
         if result == "domino" and by is None:
@@ -93,7 +93,7 @@ def read_deal(rules: FivesRules, deal: Any) -> Deal:
         if finisher is None and play:
             last = play[-1]  # a move, unless the record is faulty
             finisher = last[1] if last[0] == MOVE else \
-                next(e[1] for e in reversed(play) if e[0] == MOVE)
+                next(e[1] for e in reversed(play) if e[0] == MOVE or e[0] == MULTI)
 
     masks: dict[str, int] = {}
     empty: list[str] = []
@@ -200,9 +200,11 @@ def _read_hand_fields(seats: tuple[str, ...], hands: Any,
     return out_hands, out_pips
 
 
-def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem | None]:
+def _read_play(seats: tuple[str, ...], raw: Any,
+               max_doubles: int = 1) -> tuple[list[Entry], Problem | None]:
     """Every entry of ``play``; the first unreadable tile is returned, not raised, so that a
-    ``bad_deal`` further on is still reported first (section 21, step 1)."""
+    ``bad_deal`` further on is still reported first (section 21, step 1). Where a move may lay
+    several doubles (``max_doubles``), a move written with ``tiles`` is read too."""
     if type(raw) is not list or not raw:
         raise _bad("play must be a non-empty list of entries", "«play» — непустой список записей")
     out: list[Entry] = []
@@ -215,7 +217,13 @@ def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem |
             raise _bad(f"entry {i} names no seat in play", f"запись {i}: нет такого места",
                        entry=i)
         text = entry.get("tile", _NONE)
-        if text is not _NONE:
+        if max_doubles > 1 and "tiles" in entry:
+            if text is not _NONE or "draw" in entry or "pass" in entry:
+                raise _not_one_kind(i)
+            multi, problem = _read_multi(i, seat, entry, max_doubles)
+            bad_tile = bad_tile or problem
+            out.append(multi)
+        elif text is not _NONE:
             if "draw" in entry or "pass" in entry:
                 raise _not_one_kind(i)
             tile = _TOKEN.get(text, -1) if type(text) is str else -1
@@ -271,10 +279,43 @@ def _read_play(seats: tuple[str, ...], raw: Any) -> tuple[list[Entry], Problem |
                 raise _bad(f"entry {i}: a pass is written \"pass\": true",
                            f"запись {i}: пропуск пишется \"pass\": true", entry=i)
             out.append((PASS, seat, 0, 0, None))
-    if out[0][0] != MOVE:
+    if out[0][0] != MOVE and out[0][0] != MULTI:  # a several-doubles lead: bad_end (strong)
         raise _bad("play must start with the lead, a move", "запись ходов начинается с захода",
                    entry=1)
     return out, bad_tile
+
+
+def _read_multi(i: int, seat: str, entry: dict[str, Any],
+                max_doubles: int) -> tuple[Entry, Problem | None]:
+    """A several-doubles move (section 32): ``tiles``, a list of 2 to ``max_doubles`` objects
+    each with a ``tile`` and maybe an ``end``. The entry's last item is ``(points, tiles,
+    end codes)``."""
+    raw = entry["tiles"]
+    if type(raw) is not list or not 2 <= len(raw) <= max_doubles \
+            or any(type(p) is not dict or "tile" not in p for p in raw):
+        raise _bad(f"entry {i}: tiles must list 2 to {max_doubles} objects, each with a tile",
+                   f"запись {i}: «tiles» — от 2 до {max_doubles} объектов, в каждом «tile»",
+                   entry=i)
+    points = entry.get("points")
+    if points is not None and type(points) is not int:
+        raise _bad(f"entry {i}: points must be a whole number",
+                   f"запись {i}: очки — целое число", entry=i)
+    tiles: list[int] = []
+    codes: list[int] = []
+    problem: Problem | None = None
+    for placed in raw:
+        text = placed["tile"]
+        tile = _TOKEN.get(text, -1) if type(text) is str else -1
+        if tile < 0:
+            tile = _one_tile(text)
+            if tile < 0 and problem is None:
+                problem = Problem("bad_tile", {"seat": seat, "tile": text},
+                                  {"entry": i, "seat": seat, "tile": text})
+        end_raw = placed.get("end")
+        tiles.append(max(tile, 0))
+        codes.append(_END_CODE.get(end_raw, BAD_END) if type(end_raw) is str or end_raw is None
+                     else BAD_END)
+    return (MULTI, seat, 0, 0, (points, tiles, codes)), problem
 
 
 def _distinct_mask(text: str) -> int | None:

@@ -8,7 +8,9 @@ winner, each side's value, play points and bonus, the eggs it takes or leaves, t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from . import telefon
 from .presets import FivesRules
 from .types import Deal, FivesState
 
@@ -36,11 +38,13 @@ class DealScore:
     eggs_taken: int
     eggs_laid: int
     next_leader: str | None
+    #: ``deal_end: write_off`` (section 32): each side's rounded write-off, else None
+    write_off: dict[str, int] | None = None
 
 
 def score_deal(rules: FivesRules, state: FivesState, d: Deal, seat_values: dict[str, int],
                side_of: dict[str, str], play_points: dict[str, int], leader: str | None,
-               reached: str | None) -> DealScore:
+               reached: str | None, moves: list[dict[str, Any]] | None = None) -> DealScore:
     sides = rules.sides
     values = dict.fromkeys(sides, 0)
     for seat, value in seat_values.items():
@@ -54,8 +58,9 @@ def score_deal(rules: FivesRules, state: FivesState, d: Deal, seat_values: dict[
         assert d.finisher is not None
         winner = side_of[d.finisher]
         base = sum(values.values()) - values[winner]  # opponents only
-        bonus[winner] = rules.domino_bonus if rules.domino_bonus is not None \
-            else bonus_of(rules, base)
+        if rules.deal_end == "bonus":
+            bonus[winner] = rules.domino_bonus if rules.domino_bonus is not None \
+                else bonus_of(rules, base)
     else:
         low = min(values.values())
         lowest = [s for s in sides if values[s] == low]
@@ -64,9 +69,19 @@ def score_deal(rules: FivesRules, state: FivesState, d: Deal, seat_values: dict[
             base = sum(values.values()) - values[winner]
             if rules.fish_scoring == "difference":
                 base -= values[winner]
-            bonus[winner] = bonus_of(rules, base)
+            if rules.deal_end == "bonus":
+                bonus[winner] = bonus_of(rules, base)
         elif rules.fish_tie == "eggs":
             eggs_laid = bonus_of(rules, sum(values.values()))
+    if rules.outputs_34:  # «Телефон»: no eggs (``fish_tie`` void), totals never below 0
+        write_off = dict.fromkeys(sides, 0)
+        if rules.deal_end == "write_off":
+            write_off, recorded = telefon.write_off_score(rules, d, values, winner, state.totals,
+                                                          play_points)
+        else:
+            recorded = {s: play_points[s] + bonus[s] for s in sides}
+        nxt = telefon.next_leader(d, moves or [])
+        return DealScore(winner, values, bonus, recorded, 0, 0, nxt, write_off)
     recorded = {s: play_points[s] + bonus[s] for s in sides}
     eggs_taken = 0
     if winner is not None and d.result != "target" and state.eggs:

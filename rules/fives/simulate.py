@@ -17,7 +17,7 @@ from typing import Any
 from .. import tiles as T
 from .judge import FivesJudge
 from .presets import FivesRules
-from .table import FivesTable
+from .table import FivesTable, Laid
 
 #: record styles: draws named and hands as tiles (everything checkable), draws only counted,
 #: hands only as pip counts
@@ -57,6 +57,8 @@ def play_fives_deal(rules: FivesRules, rng: random.Random, leader: str | None = 
     before = totals or dict.fromkeys(rules.sides, 0)
     target = rules.target if rules.target_check == "move" else 0
     table = FivesTable(rules)
+    if leader is None and rules.first_lead == "double_zero":  # «Телефон»: the holder of 0:0
+        leader = next((s for s in seats if T.ZERO_ZERO in hand[s]), None)
     seat = leader if leader is not None else rng.choice(seats)
     turn = seats.index(seat)
     play: list[dict[str, Any]] = []
@@ -85,9 +87,16 @@ def play_fives_deal(rules: FivesRules, rng: random.Random, leader: str | None = 
                     result = "fish"
                 turn = (turn + 1) % n
                 continue
+        doubles = _doubles_move(rules, table, held, rng) if rules.max_doubles > 1 else None
         t = rng.choice(fitting)
         entry: dict[str, Any] = {"seat": seat, "tile": _spell(t, rng)}
-        if table.moves:
+        if doubles:
+            entry, laid, laid_tiles = doubles
+            entry["seat"] = seat
+            t = laid_tiles[0]
+            for other in laid_tiles[1:]:
+                held.remove(other)  # the first is removed below, as a single tile is
+        elif table.moves:
             ends = table.legal_ends(t)
             end = rng.choice(ends)
             if len(ends) > 1 or rng.random() < 0.7:
@@ -110,6 +119,38 @@ def play_fives_deal(rules: FivesRules, rng: random.Random, leader: str | None = 
         turn = (turn + 1) % n
     return FivesPlayed(_record(rules, rng, result, seat, play, hand, boneyard, style),
                        dealt, moves)
+
+
+def _doubles_move(rules: FivesRules, table: FivesTable, held: list[int],
+                  rng: random.Random) -> tuple[dict[str, Any], Laid, list[int]] | None:
+    """Sometimes (``telefon``) several doubles in one move, each on its own open end: the entry
+    and what it made, or None for a single tile."""
+    if not table.moves or rng.random() < 0.3:
+        return None
+    open_ends = table.open_ends
+    chosen: list[tuple[int, str]] = []
+    taken: set[str] = set()
+    for t in held:
+        a, b = T.TILES[t]
+        ends = [e for e, n in open_ends.items() if n == a and e not in taken] if a == b else []
+        if ends:
+            end = rng.choice(ends)
+            taken.add(end)
+            chosen.append((t, end))
+    if len(chosen) < 2:
+        return None
+    rng.shuffle(chosen)
+    chosen = chosen[:rng.randint(2, min(rules.max_doubles, len(chosen)))]
+    placed: list[dict[str, Any]] = []
+    for t, end in chosen:
+        item: dict[str, Any] = {"tile": _spell(t, rng)}
+        if len(table.legal_ends(t)) > 1 or rng.random() < 0.7:
+            item["end"] = end
+        placed.append(item)
+    _, count, points = table.play_doubles([t for t, _ in chosen],
+                                          [e for _, e in chosen])
+    tiles = [t for t, _ in chosen]
+    return {"seat": "", "tiles": placed}, Laid(tiles[0], None, count, points), tiles
 
 
 def _spell(t: int, rng: random.Random) -> str:
@@ -154,7 +195,7 @@ def _record(rules: FivesRules, rng: random.Random, result: str, last: str,
 def to_light(record: dict[str, Any]) -> dict[str, Any]:
     """The same deal in the points-only form (section 19): the scoring plays and the hands."""
     light: dict[str, Any] = {"result": record["result"], "scores": []}
-    moves = [e for e in record["play"] if "tile" in e]
+    moves = [e for e in record["play"] if "tile" in e or "tiles" in e]
     for key in ("leader", "hands", "pips", "boneyard", "declared", "time_up"):
         if key in record:
             light[key] = record[key]

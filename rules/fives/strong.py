@@ -21,7 +21,8 @@ from .after import PlayLog, Stop, check_after, check_could_play, check_result
 from .presets import FivesRules
 from .table import END_NAMES as _END_NAMES
 from .table import NO_END, FivesTable, LayError
-from .types import DRAW, MOVE, Deal, Entry, refuse
+from .telefon import check_first_lead, lay_doubles
+from .types import DRAW, MOVE, PASS, Deal, Entry, refuse
 
 
 @dataclass(slots=True)
@@ -36,7 +37,8 @@ class Played:
 
 
 def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_leader: str | None,
-               side_of: dict[str, str]) -> Played:
+               side_of: dict[str, str], zero_zero_leads: bool = False) -> Played:
+    """``zero_zero_leads``: the holder of 0:0 leads this deal (``telefon``'s first, section 32)."""
     play: list[Entry] = d.play or []
     seats = rules.seats
     players = len(seats)
@@ -72,7 +74,9 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
     if d.leader is not None and lead_seat != d.leader:
         raise refuse("not_your_turn", {"entry": 1, "seat": lead_seat,
                                        "expected_seat": d.leader}, entry=1, seat=lead_seat)
-    if expected_leader is not None and lead_seat != expected_leader:
+    if zero_zero_leads:
+        check_first_lead(rules, d, play)
+    elif expected_leader is not None and lead_seat != expected_leader:
         raise refuse("wrong_leader", {"seat": lead_seat, "expected_seat": expected_leader},
                      entry=1, seat=lead_seat, expected=expected_leader)
     turn = seats.index(lead_seat)
@@ -151,7 +155,7 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
                 counted |= 1 << turn
             drawn += b
             in_hand[turn] += b
-        else:
+        elif kind == PASS:
             if drawn < left:
                 raise refuse("must_draw", {"entry": i + 1, "seat": seat, "left": left - drawn},
                              entry=i + 1, seat=seat)
@@ -159,6 +163,33 @@ def judge_play(rules: FivesRules, d: Deal, totals: dict[str, int], expected_lead
             passes += 1
             if passes == players:
                 ended = "fish"
+            turn = turn + 1 if turn + 1 < players else 0
+        else:  # several doubles in one move (``telefon``, section 32)
+            announced, tiles, codes = c
+            ends, bits = lay_doubles(table, i, seat, tiles, codes, on_table, off)
+            count = weight[0] + weight[1] + weight[2] + weight[3]
+            scored = count if count % 5 == 0 and count else 0
+            if announced is not None and announced != scored:
+                raise refuse("points_mismatch", {"entry": i + 1, "tile": names[tiles[0]],
+                                                 "points": announced, "expected": scored},
+                             entry=i + 1, seat=seat, expected=scored)
+            on_table |= bits
+            laid[turn] |= bits
+            moves.append({"seat": seat, "tiles": [names[t] for t in tiles], "ends": ends,
+                          "count": count, "points": scored})
+            passes = 0
+            side = side_at[turn]
+            points[side] += scored
+            held = in_hand[turn] - len(tiles)
+            if held < 0:  # more doubles than the seat held (a reading of section 32)
+                raise refuse("hand_too_small", {"seat": seat, "count": in_hand[turn],
+                                                "expected": len(tiles)},
+                             entry=i + 1, seat=seat, expected=len(tiles))
+            in_hand[turn] = held
+            if not held:
+                ended, out_seat = "domino", seat
+            elif target and (scored or at_target) and totals[side] + points[side] >= target:
+                ended, reached = "target", side
             turn = turn + 1 if turn + 1 < players else 0
 
     check_result(d, ended, out_seat, rules.target)

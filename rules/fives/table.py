@@ -23,8 +23,9 @@ END_INDEX: dict[str, int] = {name: i for i, name in enumerate(END_NAMES)}
 NO_END, BAD_END = -1, 4
 
 # Spinner states: none laid yet; the lead is the spinner (on L and R); the spinner was laid on an
-# end and waits for its far side to be covered; the arms U and D are open (or no spinner at all).
-_NOT_YET, _AT_LEAD, _AT_END, _DONE = 0, 1, 2, 3
+# end and waits for its far side to be covered; the arms U and D are open (or no spinner at all);
+# «Телефон»'s first doubles laid together in one move, the first of them covered to be the «дом».
+_NOT_YET, _AT_LEAD, _AT_END, _DONE, _PENDING = 0, 1, 2, 3, 4
 
 #: Tiles that fit a set of open numbers, per bit mask of numbers (what ``could_play`` asks).
 def _fits(numbers: int) -> int:
@@ -68,11 +69,20 @@ def _laid(tile: int, end: str | None, count: int) -> Laid:
     return Laid(tile, end, count, count if count % 5 == 0 and count else 0)
 
 
+def check_doubles(tiles: list[int], codes: list[int]) -> None:
+    """``bad_multi_move`` (section 32): the tiles of a several-doubles move are not all doubles,
+    not all different, or two of them name the same end."""
+    named = [c for c in codes if c >= 0]
+    if not all(T.IS_DOUBLE[t] for t in tiles) or len(set(tiles)) != len(tiles) \
+            or len(set(named)) != len(named):
+        raise LayError("bad_multi_move", "", "")
+
+
 class FivesTable:
     """The open ends of one deal's line of play. Start empty; ``lay`` the lead, then each move."""
 
     __slots__ = ("show", "weight", "moves", "_lead", "_spin", "_spin_end", "_spin_num", "_covered",
-                 "_use_spinner", "_all_arms")
+                 "_use_spinner", "_all_arms", "_pending")
 
     def __init__(self, rules: FivesRules) -> None:
         #: the number each end shows, -1 while it is not open
@@ -80,12 +90,15 @@ class FivesTable:
         self.weight: list[int] = [0, 0, 0, 0]
         self.moves = 0
         self._lead = -1
-        self._use_spinner = rules.spinner == "first_double"
+        # ``dom`` (section 32) is section 18's spinner, but for doubles laid together
+        self._use_spinner = rules.spinner != "none"
         self._all_arms = rules.spinner_count == "all_arms"
         self._spin = _NOT_YET if self._use_spinner else _DONE
         self._spin_end = -1
         self._spin_num = 0
         self._covered = 0
+        #: bit per end holding one of the first doubles laid together (``_PENDING``)
+        self._pending = 0
 
     # ------------------------------------------------------------ questions
     @property
@@ -202,9 +215,53 @@ class FivesTable:
                 self._covered |= 1 << end
                 if self._covered == 3:
                     self._open_arms()
+        elif spin == _PENDING:
+            if self._pending >> end & 1:
+                # the first of the doubles laid together to be covered is the «дом»: this tile
+                # covers its far side, so its arms open at once (section 32)
+                self._spin_num = a + b - other
+                self._open_arms()
         elif a == b:  # _NOT_YET: the first double is the spinner
             self._spin, self._spin_end, self._spin_num = _AT_END, end, a
         return end
+
+    def place_doubles(self, tiles: list[int], codes: list[int]) -> list[int]:
+        """Several doubles in one move (section 32), each on an end open before the move: returns
+        their end indexes, the count is then the sum of ``weight``. Raises ``LayError`` for the
+        first that cannot be laid (the table is then left part-laid: the judge refuses the deal,
+        and ``play_doubles`` checks first). A double leaves its end showing the same number, and
+        can cover neither a spinner's side nor another double of the move, so laying them one by
+        one is laying them against the ends open before the move."""
+        show, weight = self.show, self.weight
+        ends = []
+        for tile, code in zip(tiles, codes, strict=True):
+            end = code
+            if code < 0 or code == BAD_END or show[code] < 0 \
+                    or not _NUMBERS[tile] >> show[code] & 1:
+                end = self.resolve(tile, code)
+            a = _TILES[tile][0]
+            weight[end] = a + a
+            ends.append(end)
+        self.moves += 1
+        if self._spin == _NOT_YET:
+            # none of the first doubles laid together is first: the one covered first will be
+            self._spin = _PENDING
+            for end in ends:
+                self._pending |= 1 << end
+        return ends
+
+    def play_doubles(self, tiles: list[int], ends: list[str | None]) -> tuple[list[str], int, int]:
+        """A UI's call for a several-doubles move: the ends named (None where the double fits
+        one end), the count and the points. Raises ``LayError`` with the table unchanged."""
+        if self.moves == 0:
+            raise LayError("bad_end", "the lead is one tile", "заход — одна кость")
+        codes = [NO_END if e is None else END_INDEX.get(e, BAD_END) for e in ends]
+        check_doubles(tiles, codes)
+        for tile, code in zip(tiles, codes, strict=True):
+            self.resolve(tile, code)  # every double checked before any is laid
+        laid = self.place_doubles(tiles, codes)
+        count = self.count
+        return [END_NAMES[e] for e in laid], count, points_of(count)
 
     def _open_arms(self) -> None:
         # Both long sides covered: U and D open on the spinner's number (section 18, rule 3).

@@ -13,7 +13,8 @@ from typing import Any
 from ..errors import Problem
 from .presets import FivesRules
 
-MOVE, DRAW, PASS = 0, 1, 2
+#: ``MULTI``: a move laying several doubles (``telefon``, section 32)
+MOVE, DRAW, PASS, MULTI = 0, 1, 2, 3
 
 
 @dataclass(slots=True)
@@ -30,16 +31,20 @@ class FivesState:
     winner: str | None = None
     overtime: bool = False
     eggs_claimed: int = 0
+    #: deals accepted so far (``telefon``'s first lead is checked on the first one, section 32)
+    accepted: int = 0
 
     def copy(self) -> FivesState:
         return FivesState(dict(self.totals), self.eggs, self.n, self.leader, self.finished,
-                          self.end, self.winner, self.overtime, self.eggs_claimed)
+                          self.end, self.winner, self.overtime, self.eggs_claimed,
+                          self.accepted)
 
 
 #: One entry of ``play`` after reading: ``(kind, seat, a, b, c)``, a plain tuple (the judge reads
 #: tens of thousands a second; a named tuple costs a Python call each). ``a``/``b``/``c`` are, for
 #: a move: the tile, the end code, the announced points (None); for a draw: the mask of the named
-#: tiles (0 when only counted), how many, whether a tile repeats inside the entry.
+#: tiles (0 when only counted), how many, whether a tile repeats inside the entry; for a
+#: several-doubles move: 0, 0, and (the announced points, the tiles, their end codes).
 Entry = tuple[int, str, int, int, Any]
 
 
@@ -85,6 +90,8 @@ class FivesDealVerdict:
     #: not in the contract: the deal's leader where the record tells, and eggs taken this deal
     leader: str | None = None
     eggs_claimed: int = 0
+    #: section 34's additions (``telefon``): each side's write-off; None for the older games
+    write_off: dict[str, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -95,6 +102,8 @@ class FivesDealVerdict:
             out["values"] = dict(self.values)
         out["play_points"] = dict(self.play_points)
         out["bonus"] = dict(self.bonus)
+        if self.write_off is not None:
+            out["write_off"] = dict(self.write_off)
         out["recorded"] = dict(self.recorded)
         out["eggs"] = self.eggs
         # section 22: these games have no hanging points, the key stays for section 13's shape
@@ -102,6 +111,8 @@ class FivesDealVerdict:
         out["totals"] = dict(self.totals)
         out["next_leader"] = self.next_leader
         out["moves"] = self.moves
+        if self.write_off is not None:
+            out["titles"], out["void"] = [], False  # «Телефон» gives no titles, has no void deal
         return out
 
 
@@ -117,12 +128,28 @@ class FivesMatchVerdict:
 
     def to_dict(self) -> dict[str, Any]:
         s = self.state
-        return {
+        out = {
             "ok": self.ok, "preset": self.rules.preset,
             "deals": [d.to_dict() for d in self.deals],
             "totals": dict(s.totals), "finished": s.finished, "end": s.end, "winner": s.winner,
             "unclaimed_eggs": s.eggs,
         }
+        if self.rules.outputs_34:
+            out["losers"], out["titles"] = losers(s), []
+        return out
+
+
+def losers(state: FivesState) -> list[str]:
+    """Section 32/34: at the target, the sides with the lowest total (none when all are equal);
+    by time, every side but the winner (none on a draw); [] while the match goes on."""
+    if not state.finished:
+        return []
+    totals = state.totals
+    if state.end == "time":
+        return [s for s in totals if s != state.winner] if state.winner != "draw" else []
+    low = min(totals.values())
+    lowest = [s for s in totals if totals[s] == low]
+    return [] if len(lowest) == len(totals) else lowest
 
 
 class Refused(Exception):

@@ -16,7 +16,9 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 def shared_dir() -> Path | None:
     """The ``shared/`` folder with RULES.md and examples, beside the repo or its parent."""
     here = Path(__file__).resolve()
-    for candidate in (here.parents[3] / "shared", here.parents[2].parent / "shared"):
+    # a git worktree sits one level deeper (``wt/<name>``) than the main checkout
+    for candidate in (here.parents[3] / "shared", here.parents[2].parent / "shared",
+                      here.parents[4] / "shared"):
         if (candidate / "examples").is_dir():
             return candidate
     return None

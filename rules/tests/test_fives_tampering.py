@@ -20,6 +20,7 @@ GAMES: list[tuple[str, int, dict[str, Any]]] = [
     ("fives", 2, {}), ("fives", 3, {}), ("muggins", 2, {}), ("muggins", 4, {"pairs": True}),
     ("muggins", 3, {"spinner_count": "played_arms"}), ("fives", 4, {"hand_size": 7}),
     ("fives", 2, {"boneyard_keep": 3, "target": 40}),
+    ("telefon", 2, {}), ("telefon", 3, {"target_check": "move", "target": 60}), ("telefon", 4, {}),
 ]
 #: FIVES_EXAMPLES=5000 for a longer hunt (it has passed 5,000)
 EXAMPLES = int(os.environ.get("FIVES_EXAMPLES", "400"))
@@ -42,6 +43,10 @@ def _table_before(rules: FivesRules, record: dict[str, Any], index: int) -> tupl
             t = _tile(e["tile"])
             table.play(t, e.get("end") if table.moves else None)
             on |= 1 << t
+        elif "tiles" in e:  # several doubles in one move (telefon)
+            tiles = [_tile(p["tile"]) for p in e["tiles"]]
+            table.play_doubles(tiles, [p.get("end") for p in e["tiles"]])
+            on |= sum(1 << t for t in tiles)
     return table, on
 
 
@@ -56,7 +61,11 @@ def move_seat(rules: FivesRules, r: dict[str, Any], rng: random.Random) -> Any:
     i = rng.randrange(1, len(r["play"])) if len(r["play"]) > 1 else 0
     if not i:
         return None
-    r["play"][i]["seat"] = rng.choice([s for s in rules.seats if s != r["play"][i]["seat"]])
+    r["play"][i]["seat"] = seat = rng.choice([s for s in rules.seats if s != r["play"][i]["seat"]])
+    laid = [r["play"][i].get("tile")] + [p["tile"] for p in r["play"][i].get("tiles", [])]
+    if rules.first_lead == "double_zero" and not rules.boneyard_size and "0:0" in laid \
+            and seat != r["play"][0]["seat"]:
+        return r, "wrong_leader"  # 0:0 now laid by another seat: it held 0:0 (RULES.md 32)
     return r, "not_your_turn"
 
 
@@ -221,7 +230,7 @@ def test_a_tampered_record_is_refused_with_the_right_code(
     rng = random.Random(seed)
     record = play_fives_deal(rules, rng).record
     if record["result"] == "domino":
-        record["by"] = [e for e in record["play"] if "tile" in e][-1]["seat"]
+        record["by"] = [e for e in record["play"] if "tile" in e or "tiles" in e][-1]["seat"]
     judge = FivesJudge(rules)
     assert judge.judge(judge.start(), record, apply=False).ok
     changed = tamper(rules, copy.deepcopy(record), rng)

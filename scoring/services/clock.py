@@ -5,6 +5,8 @@ turns the clock into the ``time_up`` of a deal (RULES.md section 10).
                                                           matches (not a protocol change)
     clock_state(match, now=None) -> ClockState | None      what the pages show; None: no clock
     stamp_time_up(match, record, records, now=None) -> bool
+    refuse_early_time_up(match, record, now=None)         a referee's ``time_up`` while the
+                                                          clock runs (or stands paused): refused
 
 **The rule.** When a deal is recorded (``record_deal``, the referee's page or the API) at or
 after the moment the clock ran out, and no stored deal carries ``time_up`` yet, the server
@@ -15,6 +17,11 @@ on. The rule reads the moment the deal *reaches* the server: a deal played befor
 sent from an offline queue after it is stamped too (the deals kept behind it are then refused
 as ``deal_after_end``), which the chief referee puts right with a correction. A paper protocol
 copied at the desk (``record_deals``) is not stamped: the paper says where time ran out.
+
+**Only the clock ends a clocked match by time.** While a match's clock runs or stands paused, a
+deal that says ``time_up`` is refused (``time_not_up``): a referee's phone (or a hand-made
+request) must not end a match «by time» before the time is up. Without a clock the referee's
+``time_up`` stands as before; after the clock ran out it agrees with the server anyway.
 
 A stamped deal remembers it (``Deal.time_up_by_clock``), so the phone's retry of that deal
 (without ``time_up``) is still the same deal (``scoring.services.deals``), and amending it keeps
@@ -31,7 +38,9 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from scoring.errors import DealRefused, error
 from scoring.models import Match
 
 
@@ -93,3 +102,20 @@ def stamp_time_up(match: Match, record: dict[str, Any], records: Sequence[Mappin
         return False
     record["time_up"] = True
     return True
+
+
+def refuse_early_time_up(match: Match, record: Mapping[str, Any],
+                         now: datetime | None = None) -> None:
+    """Refuse a ``time_up`` the clock does not confirm (the module's second rule)."""
+    if record.get("time_up") is not True:
+        return
+    state = clock_state(match, now)
+    if state is None or state.time_up:
+        return
+    minutes, seconds = divmod(max(0, round(state.left)), 60)
+    message = (_("The round's clock is paused with %(left)s left: only the clock ends a match "
+                 "by time.") if state.paused else
+               _("The round's clock is still running (%(left)s left): only the clock ends a "
+                 "match by time."))  # fmt: skip
+    raise DealRefused([error("time_not_up", message % {"left": f"{minutes}:{seconds:02d}"},
+                             field="time_up")])  # fmt: skip

@@ -16,7 +16,7 @@ from rules import DealVerdict
 from scoring.errors import DealRefused, ScoringError
 from scoring.games import ALL_DEAL_KEYS
 from scoring.models import Deal, Match, MatchVersion
-from scoring.services.clock import stamp_time_up
+from scoring.services.clock import refuse_early_time_up, stamp_time_up
 from scoring.services.guards import _check_version, _lock, _require_editable, _require_writer
 from scoring.services.history import _history_row, _log
 from scoring.services.idempotency import (
@@ -47,12 +47,24 @@ class RecordedDeal:
     created: bool
 
 
-def preview_deal(match_id: int, deal: Any) -> DealVerdict:
-    """The verdict ``deal`` would get as the match's next deal. Writes nothing."""
+def preview_deal(match_id: int, deal: Any, amend: bool = False) -> DealVerdict:
+    """The verdict ``deal`` would get as the match's next deal, or with ``amend`` as the
+    replacement of its last deal (judged after the deals before it, as ``amend_last_deal``
+    judges it). Writes nothing."""
     match = Match.objects.get(pk=match_id)
     judge = _judge(match)
-    state = _state_after(judge, _records(match))
-    return judge.judge(state, _game_record(match, deal), apply=False)  # type: ignore[arg-type]
+    record = _game_record(match, deal)
+    last = match.deals.order_by("-n").first() if amend else None
+    if last is not None:
+        if last.time_up_by_clock:
+            record["time_up"] = True
+        elif last.record.get("time_up") is not True:
+            refuse_early_time_up(match, record)
+        state = _state_after(judge, _records(match, upto=last.n - 1))
+    else:
+        refuse_early_time_up(match, record)
+        state = _state_after(judge, _records(match))
+    return judge.judge(state, record, apply=False)  # type: ignore[arg-type]
 
 
 def record_deal(
@@ -92,6 +104,8 @@ def record_deal(
         _require_editable(match)
         judge = _judge(match)
         records = [r for _client_id, r, _stamped in stored_deals]
+        if clock:
+            refuse_early_time_up(match, record)
         stamped = clock and stamp_time_up(match, record, records)
         fold = _fold(judge, records)
         state = fold.state
@@ -225,6 +239,8 @@ def amend_last_deal(
         if last.time_up_by_clock:
             # the clock's mark is the server's: an amendment of what was played keeps it
             record["time_up"] = True
+        elif last.record.get("time_up") is not True:
+            refuse_early_time_up(match, record)
         if same_deal(last.record, record):
             return last
         before = _deal_json(last)

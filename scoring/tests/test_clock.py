@@ -101,3 +101,55 @@ def test_amending_the_stamped_deal_keeps_the_mark(match, referee, deals) -> None
     amended = services.amend_last_deal(match.pk, changed, referee)
     assert amended.record["time_up"] is True
     assert Match.objects.get(pk=match.pk).end == "time"
+
+
+# --- while the clock runs, only the server says time is up (issue 25) -------------------------
+
+
+def _api(user: Any) -> APIClient:
+    api = APIClient()
+    api.force_authenticate(user)
+    return api
+
+
+@pytest.mark.parametrize("clock", ["running", "paused"])
+def test_a_referee_cannot_end_a_match_by_time_while_the_clock_runs(match, referee, deals,
+                                                                   clock) -> None:
+    if clock == "running":
+        services.set_clock([match.pk], ends_at=timezone.now() + timedelta(seconds=59))
+    else:
+        services.set_clock([match.pk], paused_left=59)
+    api = _api(referee)
+    url = f"/api/v1/matches/{match.pk}/deals/"
+    early = api.post(url, {**deals[0], "time_up": True}, format="json",
+                     HTTP_ACCEPT_LANGUAGE="en")  # fmt: skip
+    assert early.status_code == 400, early.json()
+    assert [e["code"] for e in early.json()["errors"]] == ["time_not_up"]
+    assert "clock" in early.json()["errors"][0]["message"]
+    assert Deal.objects.filter(match=match).count() == 0
+    assert not Match.objects.get(pk=match.pk).finished
+    # the preview says the same, and so does an amendment of the last deal
+    preview = api.post(url + "preview/", {**deals[0], "time_up": True}, format="json")
+    assert preview.status_code == 400 or not preview.json().get("ok", True), preview.json()
+    assert api.post(url, deals[0], format="json").status_code == 201
+    amend = api.patch(url + "1/", {**deals[0], "time_up": True}, format="json",
+                      HTTP_ACCEPT_LANGUAGE="ru")  # fmt: skip
+    assert amend.status_code == 400, amend.json()
+    assert [e["code"] for e in amend.json()["errors"]] == ["time_not_up"]
+    assert "час" in amend.json()["errors"][0]["message"]  # «часы» in Russian
+    assert "time_up" not in Deal.objects.get(match=match, n=1).record
+
+
+def test_without_a_clock_the_referee_says_when_time_is_up(match, referee, deals) -> None:
+    api = _api(referee)
+    answer = api.post(f"/api/v1/matches/{match.pk}/deals/", {**deals[0], "time_up": True},
+                      format="json")  # fmt: skip
+    assert answer.status_code == 201, answer.json()
+    assert Match.objects.get(pk=match.pk).end == "time"
+
+
+def test_after_the_clock_ran_out_the_referees_time_up_stands(match, referee, deals) -> None:
+    run_out(match)
+    answer = _api(referee).post(f"/api/v1/matches/{match.pk}/deals/",
+                                {**deals[0], "time_up": True}, format="json")  # fmt: skip
+    assert answer.status_code == 201, answer.json()

@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -64,6 +65,7 @@ class SheetView(MatchView):
             hand_rows=[(s, form[f"hand_{s.seat}"], form[f"pips_{s.seat}"]) for s in sheet.seats],
             tile_rows=[[f"{a}:{b}" for b in range(a + 1)] for a in range(7)],
             last_deal=deals[-1].record if deals else None,
+            last_n=len(deals),
             clock=clock.as_json() if clock and not match.finished else None,
             clock_url=reverse("scoring:clock", args=[match.pk]),
             last_by_time=last_by_time,
@@ -99,7 +101,11 @@ class PreviewView(MatchView):
         form = DealForm(request.POST, seats=rules.seats, sides=deal_sides(rules))
         if not form.is_valid():
             return JsonResponse({"ok": False, "html": self.verdict_html(errors=form_errors(form))})
-        verdict = services.preview_deal(self.match.pk, form.deal())
+        try:
+            verdict = services.preview_deal(self.match.pk, form.deal(),
+                                            amend=request.POST.get("amend") == "1")
+        except ScoringError as err:
+            return JsonResponse({"ok": False, "html": self.verdict_html(errors=err.errors)})
         return JsonResponse({"ok": verdict.ok, "html": self.verdict_html(verdict)})
 
 
@@ -108,6 +114,13 @@ class RecordView(MatchView):
     """POST the deal form → the deal stored (once per client_id) or the reasons it was not."""
 
     amend = False
+
+    def actions_html(self) -> str:
+        """The last deal's buttons as they must be now (the version and the deal they act on)."""
+        last = self.match.deals.order_by("-n").first()
+        return render_to_string("scoring/_last_actions.html", {
+            "match": self.match, "last_deal": last.record if last else None,
+            "last_n": last.n if last else 0}, request=self.request)  # fmt: skip
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         rules = self.match.get_rules()
@@ -142,7 +155,7 @@ class RecordView(MatchView):
             "ok": True, "created": created, "message": message,
             "version": self.match.version, "next_leader": self.match.next_leader or "",
             "leader_html": self.leader_html(), "protocol_html": self.protocol_html(),
-            "reload": self.match.finished,
+            "actions_html": self.actions_html(), "reload": self.match.finished,
         }, status=201 if created else 200)
 
     def refused(self, form: DealForm, errors: list[dict[str, Any]], status: int) -> HttpResponse:
@@ -169,7 +182,7 @@ class RecordView(MatchView):
         return JsonResponse({
             "ok": False, "errors": errors, "html": self.verdict_html(errors=errors),
             "message": message, "version": self.match.version,
-            "protocol_html": self.protocol_html(),
+            "protocol_html": self.protocol_html(), "actions_html": self.actions_html(),
         }, status=status)
 
 

@@ -96,16 +96,29 @@
 
   function formBody() { return new FormData(form); }
 
+  // Something to judge: a redeal, or a result with at least one hand (tiles or pips) written.
+  // Until then the verdict box stays empty (a red «not recorded» on tapping who went out
+  // only says the referee has not finished).
+  function judgeable() {
+    var result = value("result");
+    if (!result) return false;
+    if (result === "redeal") return true;
+    return seats.some(function (s) { return handField(s).value.trim() || pipsField(s).value.trim(); });
+  }
+
   function schedulePreview() {
     clearTimeout(previewTimer);
-    if (!value("result")) { verdictBox.innerHTML = ""; return; }
+    if (!judgeable()) { previewSeq++; verdictBox.innerHTML = ""; return; }
     previewTimer = setTimeout(preview, 350);
   }
 
   function preview() {
     var seq = ++previewSeq;
     verdictBox.classList.add("busy");
-    post(root.dataset.previewUrl, formBody())
+    var body = formBody();
+    // amending: judged as the last deal's replacement, not as one more deal
+    if (root.classList.contains("amending")) body.set("amend", "1");
+    post(root.dataset.previewUrl, body)
       .then(function (response) { return response.json(); })
       .then(function (data) {
         if (seq !== previewSeq) return;       // a newer preview is on its way
@@ -177,6 +190,10 @@
     if (data.version !== undefined) {
       root.dataset.version = data.version;
     }
+    // the last deal's buttons (amend, delete) and the version they send, as the server has
+    // them now: they appear after the first deal, and act on the deal just saved
+    var actions = document.getElementById("last-actions");
+    if (actions && data.actions_html !== undefined) actions.innerHTML = data.actions_html;
   }
 
   function send(pending) {
@@ -241,42 +258,42 @@
 
   window.addEventListener("online", retryPending);
 
-  // Loading the last deal back into the form to amend it.
-  var amendButton = document.getElementById("amend-last");
-  if (amendButton) {
-    amendButton.addEventListener("click", function () {
-      var last = JSON.parse(document.getElementById("last-deal").textContent);
-      form.reset();
-      ["result", "by", "mode"].forEach(function (name) {
-        var wanted = name === "mode" ? (last.pips ? "pips" : "tiles") : (last[name] || "");
-        var field = form.elements[name];
-        for (var i = 0; i < field.length; i++) field[i].checked = field[i].value === wanted;
-      });
-      seats.forEach(function (s) {
-        handField(s).value = (last.hands && last.hands[s]) || "";
-        pipsField(s).value = last.pips && last.pips[s] !== undefined ? last.pips[s] : "";
-      });
-      form.elements.time_up.checked = !!last.time_up;
-      form.elements.leader.value = last.leader || "";
-      Object.keys((last.declared) || {}).forEach(function (side) {
-        var field = form.elements["declared_" + side];
-        if (field) field.value = last.declared[side];
-      });
-      bar.hidden = false;
-      var submitLink = document.getElementById("submit-link");
-      if (submitLink) submitLink.parentNode.hidden = true;
-      form.elements.client_id.value = newClientId();
-      form.action = amendButton.dataset.url;
-      root.classList.add("amending");
-      changed();
-      form.scrollIntoView({ behavior: "smooth" });
+  // Loading the last deal back into the form to amend it (delegated: the button is redrawn
+  // after each save).
+  document.addEventListener("click", function (event) {
+    var amendButton = event.target.closest && event.target.closest("#amend-last");
+    if (!amendButton) return;
+    var last = JSON.parse(document.getElementById("last-deal").textContent);
+    form.reset();
+    ["result", "by", "mode"].forEach(function (name) {
+      var wanted = name === "mode" ? (last.pips ? "pips" : "tiles") : (last[name] || "");
+      var field = form.elements[name];
+      for (var i = 0; i < field.length; i++) field[i].checked = field[i].value === wanted;
     });
-  }
+    seats.forEach(function (s) {
+      handField(s).value = (last.hands && last.hands[s]) || "";
+      pipsField(s).value = last.pips && last.pips[s] !== undefined ? last.pips[s] : "";
+    });
+    form.elements.time_up.checked = !!last.time_up;
+    form.elements.leader.value = last.leader || "";
+    Object.keys((last.declared) || {}).forEach(function (side) {
+      var field = form.elements["declared_" + side];
+      if (field) field.value = last.declared[side];
+    });
+    bar.hidden = false;
+    var submitLink = document.getElementById("submit-link");
+    if (submitLink) submitLink.parentNode.hidden = true;
+    form.elements.client_id.value = newClientId();
+    form.action = amendButton.dataset.url;
+    root.classList.add("amending");
+    changed();
+    form.scrollIntoView({ behavior: "smooth" });
+  });
 
   var kept = loadPending();
   if (kept) restoreForm(kept);
   else if (!form.elements.client_id.value) form.elements.client_id.value = newClientId();
   render();
   if (kept) retryPending();
-  if (value("result")) schedulePreview();
+  if (judgeable()) schedulePreview();
 })();

@@ -8,11 +8,12 @@ document.addEventListener("DOMContentLoaded", function () {
     button.hidden = true;
     select.addEventListener("change", function () { form.submit(); });
   }
-  // <form data-confirm="question">: ask before sending
-  document.querySelectorAll("form[data-confirm]").forEach(function (f) {
-    f.addEventListener("submit", function (event) {
-      if (!window.confirm(f.dataset.confirm)) { event.preventDefault(); }
-    });
+  // <form data-confirm="question">: ask before sending (delegated: a page may redraw its forms)
+  document.addEventListener("submit", function (event) {
+    var f = event.target;
+    if (f.matches && f.matches("form[data-confirm]") && !window.confirm(f.dataset.confirm)) {
+      event.preventDefault();
+    }
   });
   // <button data-print>: the browser's print dialogue
   document.querySelectorAll("[data-print]").forEach(function (b) {

@@ -3,7 +3,8 @@ the transaction that made it commits.
 
     announce(tournament_id, part, round_id=None)
     flush(timeout=2.0) -> bool       wait until what was announced has been sent (tests, bench)
-    public_group(id), staff_group(id), queue_group()     the layer's group names
+    recheck(*groups)                 the sockets of these groups check their rights again
+    public_group(id), staff_group(id), user_group(id)   the layer's group names
 
 Announcing never breaks the request that made the change: a layer that is down is logged and
 the pages fall back to polling. With Redis (several web processes) the announcements of one
@@ -42,6 +43,19 @@ def public_group(tournament_id: int) -> str:
 
 def staff_group(tournament_id: int) -> str:
     return f"live.t{tournament_id}.staff"
+
+
+def user_group(user_id: int) -> str:
+    """The sockets of one signed-in user (told to check again when they sign out)."""
+    return f"live.u{user_id}"
+
+
+def recheck(*groups: str, after: float = 0.0) -> None:
+    """Tell the sockets of ``groups`` to check their rights again (who may see or judge a
+    tournament changed) ``after`` seconds; sent after the current transaction commits."""
+    message = {"type": "live.recheck", "part": "recheck", "round": None, "after": after}
+    for group in groups:
+        transaction.on_commit(lambda group=group: _sender().put(group, message))
 
 
 def announce(tournament_id: int, part: str, round_id: int | None = None) -> None:

@@ -1,11 +1,16 @@
 """What changes which part of the pages: receivers of the models' saves that ``announce`` it.
 
     a table's match saved (a deal, submitted, confirmed, corrected)  board; + queue when
-        submitted; + queue when confirmed, + standings, hall if its round is published
+        submitted; + standings, hall, queue when confirmed
     a round saved (paired, published, finished, its clock)   board; + pairings, hall,
         standings once published
     a sanction saved or deleted                               standings, hall
     a table (pairing) saved (referee, swap)                   board
+    a tournament saved, its organisers or chief referees changed, a user signed out
+        the sockets concerned check their rights again (``announce.recheck``)
+
+A confirmation is announced to the public only in a published round: the public pages show
+nothing of a round before it is published, so neither does its push.
 
 Listening to saves rather than calling from each service keeps ``scoring`` unaware of
 tournaments (as ``docs/architecture.md`` wants) and catches every path that writes: the web
@@ -18,13 +23,20 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.contrib.auth.signals import user_logged_out
 from django.db import DatabaseError, transaction
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from scoring.models import Match
 from tournaments.access import PUBLISHED
-from tournaments.live.announce import announce
-from tournaments.models import Pairing, Round, Sanction
+from tournaments.live.announce import (
+    announce,
+    public_group,
+    recheck,
+    staff_group,
+    user_group,
+)
+from tournaments.models import Pairing, Round, Sanction, Tournament
 
 logger = logging.getLogger(__name__)
 
@@ -67,17 +79,15 @@ def _match_changed(match_id: int, status: str) -> None:
     announce(tournament, "board", round_id)
     if status in (Match.Status.SUBMITTED, Match.Status.CONFIRMED):
         announce(tournament, "queue", round_id)
-    # the pairings page shows no results; the public pages show none of a round not published
-    # yet, so neither its id nor the time of its confirmations is told to them
     if status == Match.Status.CONFIRMED and _published(round_id):
-        for part in ("standings", "hall"):
+        for part in ("standings", "hall"):  # the pairings page shows no results
             announce(tournament, part, round_id)
 
 
 def _published(round_id: int) -> bool:
     try:
         return Round.objects.filter(pk=round_id, status__in=PUBLISHED).exists()
-    except DatabaseError:  # the pages will poll it
+    except DatabaseError:
         logger.warning("live: no status for round %s", round_id, exc_info=True)
         return False
 
@@ -109,7 +119,32 @@ def pairing_saved(sender: Any, instance: Pairing, **kwargs: Any) -> None:
         announce(tournament_id, "board", instance.round_id)
 
 
+def tournament_saved(sender: Any, instance: Tournament, **kwargs: Any) -> None:
+    if kwargs.get("raw") or kwargs.get("created"):
+        return
+    recheck(public_group(instance.pk), staff_group(instance.pk))
+
+
+def tournament_people_changed(sender: Any, instance: Any, action: str, **kwargs: Any) -> None:
+    if action not in ("post_remove", "post_clear"):
+        return
+    if isinstance(instance, Tournament):
+        recheck(staff_group(instance.pk), public_group(instance.pk))
+    else:  # removed from the user's side of the relation
+        recheck(user_group(instance.pk))
+
+
+def signed_out(sender: Any, user: Any = None, **kwargs: Any) -> None:
+    if user is not None and user.pk is not None:
+        recheck(user_group(user.pk), after=1.0)
+
+
 def connect() -> None:
+    post_save.connect(tournament_saved, sender=Tournament, dispatch_uid="live.tournament")
+    for through in (Tournament.organisers.through, Tournament.chief_referees.through):
+        m2m_changed.connect(tournament_people_changed, sender=through,
+                            dispatch_uid=f"live.people.{through.__name__}")  # fmt: skip
+    user_logged_out.connect(signed_out, dispatch_uid="live.signed_out")
     post_save.connect(match_saved, sender=Match, dispatch_uid="live.match")
     post_save.connect(round_saved, sender=Round, dispatch_uid="live.round")
     post_save.connect(sanction_changed, sender=Sanction, dispatch_uid="live.sanction")

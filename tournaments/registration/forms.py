@@ -50,7 +50,7 @@ class TournamentForm(forms.ModelForm):
 
     def __init__(self, *args: Any, presets: list[str] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        names = presets or list(rules_form.PRESET_NAMES)
+        names = presets or rules_form.table_presets()
         self.fields["rules_preset"] = forms.ChoiceField(
             label=_("Rules preset"),
             choices=[(p, rules_form.PRESET_NAMES.get(p, p)) for p in names],

@@ -24,7 +24,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from rules import catalogue
-from rules.fives import fives_catalogue, is_fives_preset
+from rules.fives import fives_catalogue
+from rules.games import FIVES, at_table, judge_of
 from tournaments.formats import FORMAT_KNOBS
 
 #: the presets in words, in the order of the choice
@@ -65,6 +66,8 @@ CHOICES: dict[str, Any] = {
     "up": _("up"),
     "move": _("after every move"),
     "deal": _("once the deal is scored"),
+    "write_off": _("the losers write their hands off («Телефон»)"),
+    "bonus": _("the winner takes the opponents' hands"),
 }
 
 #: each tie-break's one-line explanation (its name is ``TIE_BREAKS``)
@@ -89,7 +92,13 @@ ENGINE_NOTE = re.compile(r"\s*\((?:end|конец): [^)]*\)")
 
 
 def engine_of(preset: str) -> str:
-    return "fives" if is_fives_preset(preset) else "classic"
+    return "fives" if judge_of(preset) == FIVES else "classic"
+
+
+def table_presets() -> list[str]:
+    """The presets a tournament may pick: the registry's games the score sheet records
+    (``rules.games.at_table``), in the order of ``PRESET_NAMES``."""
+    return [name for name in PRESET_NAMES if at_table(name)]
 
 
 @cache
@@ -98,9 +107,13 @@ def _catalogues() -> dict[str, dict[str, Any]]:
 
 
 def knob_table(engine: str) -> dict[str, dict[str, Any]]:
-    """The engine's knobs an organiser may set (not those the format decides)."""
+    """The engine's knobs an organiser may set: not those the format decides, nor those only a
+    game not yet at the table takes (telefon's ``deal_end``)."""
     knobs = _catalogues()[engine]["knobs"]
-    return {name: k for name, k in knobs.items() if name not in FORMAT_KNOBS}
+    values = presets()
+    offered = [p for p in table_presets() if engine_of(p) == engine]
+    return {name: k for name, k in knobs.items() if name not in FORMAT_KNOBS
+            and any(name in values[p] for p in offered)}
 
 
 def presets() -> dict[str, dict[str, Any]]:
@@ -166,6 +179,8 @@ def overrides(preset: str, data: dict[str, Any]) -> dict[str, Any]:
     base = presets()[preset]
     changed: dict[str, Any] = {}
     for name, knob in knob_table(engine).items():
+        if name not in base:  # a knob of the engine this preset does not take (telefon's)
+            continue
         value = data.get(field_name(engine, name))
         if knob["type"] == "int" and value is None and not knob.get("nullable"):
             continue

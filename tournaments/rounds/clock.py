@@ -35,6 +35,9 @@ from tournaments.models import Pairing, Round
 #: bounds of a limit and of one extension, in minutes (a day's session at most)
 MAX_LIMIT = 600
 MAX_EXTENSION = 120
+#: the minutes added to one round in all (the column is a small integer: unbounded, the 273rd
+#: extension of 120 overflowed it)
+MAX_EXTRA = 600
 
 _FIELDS = ("clock_minutes", "clock_extra_minutes", "clock_started_at", "clock_paused_at",
            "clock_paused_seconds")  # fmt: skip
@@ -137,6 +140,12 @@ def extend_clock(user: User, round_id: int, minutes: Any) -> Round:
         round_ = _locked(user, round_id)
         _started(round_)
         added = _minutes(minutes, MAX_EXTENSION)
+        if round_.clock_extra_minutes + added > MAX_EXTRA:
+            raise TournamentError.one(
+                "minutes", _("At most %(most)s minutes may be added to a round in all; "
+                             "%(added)s have been added.")
+                % {"most": MAX_EXTRA, "added": round_.clock_extra_minutes}, "minutes",
+            )  # fmt: skip
         before = audit.snapshot(round_, _FIELDS)
         round_.clock_extra_minutes += added
         return _save(user, round_, "round.clock_extend", before)

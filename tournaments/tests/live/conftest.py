@@ -27,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from config.sockets import WS_MAX_SIZE
 from config.testing import service_unavailable
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -93,11 +94,9 @@ def asgi_server(django_db_setup: Any, django_db_blocker: Any) -> Iterator[AsgiSe
     )
     log_file = tempfile.NamedTemporaryFile(prefix="uvicorn-", suffix=".log", delete=False)
     log_path = Path(log_file.name)
-    from config.push_server import uvicorn_arguments
-
-    # started as deploy/domino-push.service starts it (test_deploy checks they agree)
-    command = [sys.executable, "-m", "uvicorn", *uvicorn_arguments(), "--host",
-               "127.0.0.1", "--port", str(port), "--workers", "2", "--no-access-log"]  # fmt: skip
+    command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host",
+               "127.0.0.1", "--port", str(port), "--workers", "2", "--no-access-log",
+               "--ws-max-size", str(WS_MAX_SIZE)]  # fmt: skip
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log_file,
                                stderr=subprocess.STDOUT)  # fmt: skip
     server = AsgiServer(f"http://127.0.0.1:{port}", process, log_path, prefix)

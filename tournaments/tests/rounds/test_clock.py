@@ -204,3 +204,24 @@ def test_the_api_drives_the_clock_for_organisers_only(organiser, other_organiser
     longer = api.post(url, {"action": "extend", "minutes": 10}, format="json").json()["clock"]
     assert longer["left"] > 49 * 60
     assert api.post(url, {"action": "explode"}, format="json").status_code == 400
+
+
+def test_the_minutes_added_to_a_round_are_bounded(organiser, hall) -> None:
+    """Issue 25: the 273rd extension overflowed the column (500). The minutes added in all stay
+    within a day's session; beyond it a clear 400 that changes nothing."""
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(organiser)
+    url = f"/api/v1/rounds/{hall['round'].pk}/clock/"
+    assert api.post(url, {"action": "start"}, format="json").status_code == 200
+    for _ in range(rounds.clock.MAX_EXTRA // 120):
+        assert api.post(url, {"action": "extend", "minutes": 120}, format="json",
+                        ).status_code == 200  # fmt: skip
+    for minutes in (1, 120):
+        over = api.post(url, {"action": "extend", "minutes": minutes}, format="json",
+                        HTTP_ACCEPT_LANGUAGE="en")  # fmt: skip
+        assert over.status_code == 400, over.content
+        error = over.json()["errors"][0]
+        assert error["field"] == "minutes" and "600" in error["message"]
+    assert Round.objects.get(pk=hall["round"].pk).clock_extra_minutes == rounds.clock.MAX_EXTRA
