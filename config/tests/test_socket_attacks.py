@@ -158,6 +158,7 @@ def test_a_logout_closes_the_sockets_the_session_opened(asgi_server: Any, event:
 @pytest.mark.django_db(transaction=True)
 def test_a_removed_appointment_closes_the_staff_sockets(asgi_server: Any, event: Any) -> None:
     pk = event["t"].pk
+    flush(5)  # what setting the event up announced is sent before the sockets open
     staff = open_socket(asgi_server, f"/ws/live/{pk}/staff/", event["chief"])
     queue = open_socket(asgi_server, "/ws/live/queue/", event["chief"])
     public = open_socket(asgi_server, f"/ws/live/{pk}/", event["chief"])
@@ -166,7 +167,13 @@ def test_a_removed_appointment_closes_the_staff_sockets(asgi_server: Any, event:
     assert closed_code(public, 1) is None  # the public parts he may still hear
     public.close()
     # the queue stays open for the tournaments he still judges, but hears no more of this one
-    time.sleep(2)
+    # (what was announced before the removal may still arrive: drained first)
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        try:
+            queue.recv(timeout=0.5)
+        except TimeoutError:
+            pass
     announce(pk, "queue")
     flush(5)
     with pytest.raises(TimeoutError):
