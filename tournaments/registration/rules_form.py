@@ -107,13 +107,9 @@ def _catalogues() -> dict[str, dict[str, Any]]:
 
 
 def knob_table(engine: str) -> dict[str, dict[str, Any]]:
-    """The engine's knobs an organiser may set: not those the format decides, nor those only a
-    game not yet at the table takes (telefon's ``deal_end``)."""
+    """The engine's knobs an organiser may set (not those the format decides)."""
     knobs = _catalogues()[engine]["knobs"]
-    values = presets()
-    offered = [p for p in table_presets() if engine_of(p) == engine]
-    return {name: k for name, k in knobs.items() if name not in FORMAT_KNOBS
-            and any(name in values[p] for p in offered)}
+    return {name: k for name, k in knobs.items() if name not in FORMAT_KNOBS}
 
 
 def presets() -> dict[str, dict[str, Any]]:
@@ -179,8 +175,6 @@ def overrides(preset: str, data: dict[str, Any]) -> dict[str, Any]:
     base = presets()[preset]
     changed: dict[str, Any] = {}
     for name, knob in knob_table(engine).items():
-        if name not in base:  # a knob of the engine this preset does not take (telefon's)
-            continue
         value = data.get(field_name(engine, name))
         if knob["type"] == "int" and value is None and not knob.get("nullable"):
             continue
