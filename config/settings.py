@@ -161,6 +161,9 @@ LIVE_BOARD_STUCK_MINUTES = env.int("LIVE_BOARD_STUCK_MINUTES", default=10)
 #: seconds the announcements of one process are gathered before they are sent (one message per
 #: page part, however many deals were recorded meanwhile)
 LIVE_COALESCE_SECONDS = env.float("LIVE_COALESCE_SECONDS", default=0.3)
+#: standings re-reads that may wait at once in one push process (tournaments.results.reread);
+#: more are answered 503 with Retry-After, so that idle readers cannot slow the handshakes
+LIVE_READERS_MAX = env.int("LIVE_READERS_MAX", default=200)
 #: every open socket checks its rights again this often (besides when told: sign-out, a
 #: tournament's visibility or people changed), so no socket outlives a right taken away
 LIVE_RECHECK_SECONDS = env.float("LIVE_RECHECK_SECONDS", default=30)

@@ -46,6 +46,10 @@ def _origin_tuple(url: str) -> tuple[str, str, int] | None:
         return None
     if parts.scheme not in _DEFAULT_PORTS or not parts.hostname:
         return None
+    # an origin is scheme://host[:port] and nothing else (what browsers send): anything more
+    # is no page's origin
+    if parts.path or parts.query or parts.fragment or parts.username or parts.password:
+        return None
     return parts.scheme, parts.hostname.lower(), port or _DEFAULT_PORTS[parts.scheme]
 
 

@@ -6,6 +6,7 @@
         204  nothing that fresh (yet): read the page's own view (``?fragment=1&since=``)
         400  a missing or bad parameter      404  no public tournament of that id
         405  not GET or HEAD
+        503  ``settings.LIVE_READERS_MAX`` readers already wait in this process (``Retry-After``)
 
     application(scope, receive, send)      the ASGI app of PREFIX (``config.asgi`` routes it)
     read_url(tournament, query, language)  the address the standings page gives its script
@@ -24,11 +25,18 @@ made private is refused from that commit on. Anything else falls back to the Dja
 knows who asks. The cached html is the same for every visitor (the view caches it per table
 and language, never per user); ``lang`` picks the language's copy. Must not write anything but
 the one-reader-per-change mark in the cache.
+
+Bounded: the readers waiting in one process are at most ``settings.LIVE_READERS_MAX`` (more
+are answered 503 at once, and the page asks its view), and their looks run in a thread of their
+own (``_LOOKS``), not in the one the WebSocket handshakes read the session and rights in: 1,000
+idle readers used to queue every handshake of the process behind their looks (7 ms became
+2.7–3.6 s, issue 25; ``bench/push_handshake.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import math
 import re
@@ -56,6 +64,8 @@ LOOK_EVERY = 0.05
 #: one is sent (the first may have closed its page)
 SEND_AGAIN = 1.5
 MAX_QUERY = 1000
+#: what a reader refused for the cap is told to wait before asking again (seconds)
+RETRY_AFTER = 2
 HEADERS = [
     (b"cache-control", b"no-store"),
     (b"x-content-type-options", b"nosniff"),
@@ -152,7 +162,7 @@ class _Batches:
         # the most demanding reader first: it is the one sent to the view, if any is
         readers.sort(key=lambda reader: -reader[1])
         try:
-            found = await database_sync_to_async(_look)(key[1], readers[0][1])
+            found = await _look_async(key[1], readers[0][1])
         except Exception as exc:  # noqa: BLE001 - each reader answers 204 and asks the view
             for future, _since in readers:
                 future.set_exception(exc)
@@ -162,6 +172,16 @@ class _Batches:
 
 
 _batches = _Batches()
+#: the looks' own thread (one: a look is a query and a few cache reads, and one database
+#: connection per process is enough for all of them)
+_LOOKS = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="live-read")
+_look_async = database_sync_to_async(_look, thread_sensitive=False, executor=_LOOKS)
+
+
+class _Waiting:
+    """How many readers wait in this process (one event loop per process: no lock needed)."""
+
+    count = 0
 
 
 async def fresh_html(where: Where, since: float) -> tuple[int, str]:
@@ -176,7 +196,10 @@ async def fresh_html(where: Where, since: float) -> tuple[int, str]:
             return 200, found.html
         if sent or time.monotonic() >= deadline:
             return 204, ""
-        await asyncio.sleep(LOOK_EVERY)
+        # on the loop's grid of LOOK_EVERY: the readers of a table waiting together wake in
+        # the same turn and share one look, however many they are and whenever they came
+        now = asyncio.get_running_loop().time()
+        await asyncio.sleep(LOOK_EVERY - now % LOOK_EVERY)
 
 
 def parse(path: str, query_string: bytes) -> tuple[Where, float] | tuple[int, str]:
@@ -218,11 +241,18 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         return
     where, since = asked
     assert isinstance(where, Where) and isinstance(since, float)
+    if _Waiting.count >= settings.LIVE_READERS_MAX:
+        retry = [(b"retry-after", str(RETRY_AFTER).encode())]
+        await _answer(send, scope, 503, b"Too many readers; try again.", retry)
+        return
+    _Waiting.count += 1
     try:
         status, html = await fresh_html(where, since)
     except Exception:  # noqa: BLE001 - the database or the cache is away: the view answers
         logger.warning("live read: no look at %s", where, exc_info=True)
         status, html = 204, ""
+    finally:
+        _Waiting.count -= 1
     if status == 200:
         await _answer(send, scope, 200, html.encode(), html=True)
     else:
