@@ -166,7 +166,7 @@ LIVE_COALESCE_SECONDS = env.float("LIVE_COALESCE_SECONDS", default=0.3)
 LIVE_READERS_MAX = env.int("LIVE_READERS_MAX", default=200)
 #: every open socket checks its rights again this often (besides when told: sign-out, a
 #: tournament's visibility or people changed), so no socket outlives a right taken away
-LIVE_RECHECK_SECONDS = env.float("LIVE_RECHECK_SECONDS", default=30)
+LIVE_RECHECK_SECONDS = env.float("LIVE_RECHECK_SECONDS", default=10)
 
 # --- Celery ---------------------------------------------------------------------------------
 
