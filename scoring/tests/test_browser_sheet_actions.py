@@ -17,7 +17,7 @@ from rules.simulate import play_match
 from scoring import services
 from scoring.models import Deal
 from scoring.tests.helpers import make_player, make_user
-from scoring.tests.test_browser import PHONE, log_in, tap_deal
+from scoring.tests.test_browser import PHONE, SCREENSHOTS, log_in, tap_deal
 
 
 def sheet(browser: Any, live_server: Any, language: str) -> tuple[Any, Any, list[dict[str, Any]]]:
@@ -58,7 +58,10 @@ def test_after_a_save_the_last_deals_buttons_act_on_the_protocol_on_screen(
             page.wait_for_selector(f'#protocol tr[data-n="{i}"]')
         # the buttons came without a reload, and act on deal 2 at the current version
         page.wait_for_selector("#amend-last")
+        if SCREENSHOTS:
+            page.screenshot(path=f"{SCREENSHOTS}/sheet-after-save-{language}.png", full_page=True)
         assert page.input_value("#last-actions input[name=n]") == "2"
+        assert "{#" not in page.inner_text("main")  # no template text on screen
         assert page.input_value("#last-actions input[name=expected_version]") == str(
             match.__class__.objects.get(pk=match.pk).version)
 
