@@ -134,3 +134,18 @@ def session_cookie(user: Any, url: str) -> dict[str, Any]:
     client.force_login(user)
     value = client.cookies[settings.SESSION_COOKIE_NAME].value
     return {"name": settings.SESSION_COOKIE_NAME, "value": value, "url": url}
+
+
+IN_PROCESS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+@pytest.fixture
+def in_process_layer() -> Iterator[None]:
+    """The embedded mode's layer: what a test sends, the test's consumer hears."""
+    from channels.layers import channel_layers
+    from django.test import override_settings
+
+    with override_settings(CHANNEL_LAYERS=IN_PROCESS):
+        channel_layers.backends.clear()
+        yield
+    channel_layers.backends.clear()

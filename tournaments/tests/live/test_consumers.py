@@ -5,7 +5,6 @@ after the transaction commits and never when it rolls back."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ from asgiref.testing import ApplicationCommunicator
 from channels.layers import channel_layers
 from django.conf import settings
 from django.db import transaction
-from django.test import Client, override_settings
+from django.test import Client
 
 from accounts import roles
 from scoring import services
@@ -26,17 +25,7 @@ from tournaments.models import Sanction
 from tournaments.tests.builders import play_round, table_match
 from tournaments.tests.conftest import add_pairs, make_user
 from tournaments.tests.factories import TournamentFactory
-
-IN_PROCESS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-
-
-@pytest.fixture
-def in_process_layer() -> Iterator[None]:
-    """The embedded mode's layer: what a test sends, the test's consumer hears."""
-    with override_settings(CHANNEL_LAYERS=IN_PROCESS):
-        channel_layers.backends.clear()
-        yield
-    channel_layers.backends.clear()
+from tournaments.tests.live.conftest import IN_PROCESS  # noqa: F401 - the layer's settings
 
 
 def cookie_of(user: Any) -> bytes:

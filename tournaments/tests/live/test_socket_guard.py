@@ -6,7 +6,6 @@ public pages do not show yet."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,9 +13,8 @@ import websockets
 from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 from channels.db import database_sync_to_async
-from channels.layers import channel_layers
 from django.conf import settings
-from django.test import Client, override_settings
+from django.test import Client
 
 from accounts import roles
 from scoring import services
@@ -26,7 +24,7 @@ from tournaments.models import Round, Tournament
 from tournaments.tests.builders import play_round, table_match
 from tournaments.tests.conftest import add_pairs, make_user
 from tournaments.tests.factories import TournamentFactory
-from tournaments.tests.live.test_consumers import IN_PROCESS, hear
+from tournaments.tests.live.test_consumers import hear
 
 
 def scope_of(path: str, origin: bytes | None = b"http://127.0.0.1", host: bytes = b"127.0.0.1",
@@ -70,15 +68,6 @@ def signed_in(user: Any) -> tuple[Client, bytes]:
 
 
 @pytest.fixture
-def layer() -> Iterator[None]:
-    """The embedded mode's in-process layer: what the test's change sends, its socket hears."""
-    with override_settings(CHANNEL_LAYERS=IN_PROCESS):
-        channel_layers.backends.clear()
-        yield
-    channel_layers.backends.clear()
-
-
-@pytest.fixture
 def event(db: Any) -> dict[str, Any]:
     organiser = make_user("org", roles.ORGANISER)
     chief = make_user("chief", roles.CHIEF_REFEREE)
@@ -89,14 +78,14 @@ def event(db: Any) -> dict[str, Any]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_unknown_socket_path_is_refused_cleanly(event, layer) -> None:
+def test_an_unknown_socket_path_is_refused_cleanly(event, in_process_layer) -> None:
     for path in ("/ws/", "/ws/nothing/", "/ws/live/abc/", f"/ws/live/{event['t'].pk}/x/",
                  "/ws/live/99999999999999999999/"):  # fmt: skip
         assert not accepted(scope_of(path)), path
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_origin_must_be_this_site_exactly(event, layer) -> None:
+def test_the_origin_must_be_this_site_exactly(event, in_process_layer) -> None:
     path = f"/ws/live/{event['t'].pk}/"
     assert accepted(scope_of(path))
     assert accepted(scope_of(path, b"http://127.0.0.1:8000", host=b"127.0.0.1:8000"))
@@ -110,7 +99,7 @@ def test_the_origin_must_be_this_site_exactly(event, layer) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_socket_that_talks_is_closed(event, layer) -> None:
+def test_a_socket_that_talks_is_closed(event, in_process_layer) -> None:
     async def run() -> dict[str, Any]:
         communicator, answer = await opened(scope_of(f"/ws/live/{event['t'].pk}/"))
         assert answer["type"] == "websocket.accept"
@@ -142,14 +131,14 @@ CLOSED = {"type": "websocket.close", "code": 4403}
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_chiefs_socket_closes_when_the_appointment_is_removed(event, layer) -> None:
+def test_the_chiefs_socket_closes_when_the_appointment_is_removed(event, in_process_layer) -> None:
     _client, cookie = signed_in(event["chief"])
     scope = scope_of(f"/ws/live/{event['t'].pk}/staff/", cookie=cookie)
     assert closes_after(scope, lambda: event["t"].chief_referees.remove(event["chief"])) == CLOSED
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_staff_socket_closes_when_its_user_signs_out(event, layer) -> None:
+def test_a_staff_socket_closes_when_its_user_signs_out(event, in_process_layer) -> None:
     client, cookie = signed_in(event["organiser"])
     scope = scope_of(f"/ws/live/{event['t'].pk}/staff/", cookie=cookie)
     assert closes_after(scope, lambda: client.post("/logout/")) == CLOSED
@@ -157,7 +146,7 @@ def test_a_staff_socket_closes_when_its_user_signs_out(event, layer) -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_public_sockets_close_when_the_tournament_is_made_private(event,
-                                                                  layer) -> None:
+                                                                  in_process_layer) -> None:
     def hide() -> None:
         tournament = Tournament.objects.get(pk=event["t"].pk)
         tournament.public = False
@@ -168,7 +157,7 @@ def test_public_sockets_close_when_the_tournament_is_made_private(event,
 
 @pytest.mark.django_db(transaction=True)
 def test_a_right_taken_away_elsewhere_is_noticed_by_the_periodic_check(
-    event, layer, settings
+    event, in_process_layer, settings
 ) -> None:
     settings.LIVE_RECHECK_SECONDS = 1
     _client, cookie = signed_in(event["chief"])
@@ -180,7 +169,7 @@ def test_a_right_taken_away_elsewhere_is_noticed_by_the_periodic_check(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_confirmation_in_an_unpublished_round_is_not_announced(layer) -> None:
+def test_a_confirmation_in_an_unpublished_round_is_not_announced(in_process_layer) -> None:
     tournament = TournamentFactory()
     chief = make_user("chief", roles.CHIEF_REFEREE)
     tournament.chief_referees.add(chief)
