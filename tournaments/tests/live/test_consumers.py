@@ -25,7 +25,6 @@ from tournaments.models import Sanction
 from tournaments.tests.builders import play_round, table_match
 from tournaments.tests.conftest import add_pairs, make_user
 from tournaments.tests.factories import TournamentFactory
-from tournaments.tests.live.conftest import IN_PROCESS  # noqa: F401 - the layer's settings
 
 
 def cookie_of(user: Any) -> bytes:
