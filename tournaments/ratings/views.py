@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views import View
 
-from tournaments.models import DISPLAY_SCALE, Club, Player, PlayerRating
+from tournaments.models import DISPLAY_SCALE, Club, Player, PlayerRating, Tournament
 from tournaments.ratings import selectors
 from tournaments.ratings.chart import rating_svg
 
@@ -26,8 +26,12 @@ class RatingListView(View):
             club = get_object_or_404(Club, pk=int(raw))
         ratings = selectors.rating_list(club.pk if club else None)
         clubs = Club.objects.filter(players__club_rating__isnull=False).distinct()
+        # what counts (``ratings.services``): public, rated tournaments; an import arrives
+        # unrated until a site administrator marks it rated
+        counted = Tournament.objects.filter(public=True, rated=True).order_by("-start_date", "name")
         return render(request, "tournaments/ratings/list.html",
-                      {"ratings": ratings, "club": club, "clubs": clubs})  # fmt: skip
+                      {"ratings": ratings, "club": club, "clubs": clubs,
+                       "counted": counted})  # fmt: skip
 
 
 class PlayerRatingView(View):
