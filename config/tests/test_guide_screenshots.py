@@ -187,6 +187,10 @@ def test_referee_guide(browser: Any, live_server: Any, demo: Tournament, lang: s
             deal = play_match(empty.get_rules(), random.Random(len(deal)))[0]
         page.click('.result-choice input[value="domino"]')
         page.click(f'.by-choice input[value="{deal["by"]}"]')
+        # one hand begun (the verdict waits for something to judge): the others are missing
+        seat, hand = next((s, h) for s, h in deal["hands"].items() if h)
+        page.click(f'.seat-tab[data-seat="{seat}"]')
+        page.click(f'#tile-grid .tile[data-tile="{tile_name(hand.split()[0])}"]')
         page.wait_for_selector("#verdict .verdict")
         assert page.locator("#verdict .verdict.ok").count() == 0
         assert page.locator("#verdict [data-code]").count() >= 1

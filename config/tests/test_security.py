@@ -109,7 +109,8 @@ def url_of(name: str, world: dict[str, Any]) -> str:
         return reverse(name, args=[match.pk])
     candidates = {"pk": t.pk, "entry_id": world["entry"].pk, "number": 1,
                   "sanction_id": world["sanction"].pk,
-                  "substitute_id": world["substitute"].pk}  # fmt: skip
+                  "substitute_id": world["substitute"].pk,
+                  "token": "0" * 32}  # fmt: skip
     for action in (None, "withdraw", "publish"):
         for size in range(len(candidates), -1, -1):
             for keys in itertools.combinations(candidates, size):
