@@ -117,7 +117,11 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         """Anonymous readers see people by their names, never by their logins (a login is half
         of what a password guess needs)."""
         response = super().finalize_response(request, response, *args, **kwargs)
-        if not request.user.is_authenticated and isinstance(response, Response):
+        # the user as authentication left it: asking ``request.user`` again could touch the
+        # database, which may be why this answer is an error (a 503 must stay the API's own)
+        user = getattr(request, "_user", None)
+        anonymous = user is None or not user.is_authenticated
+        if anonymous and isinstance(response, Response):
             response.data = _without_logins(response.data)
         return response
     lookup_value_regex = r"\d+"
