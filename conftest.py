@@ -144,6 +144,7 @@ def worker_environment(database_name: str | None, queue: str) -> dict[str, str]:
     env = dict(os.environ)
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     env["CELERY_TASK_DEFAULT_QUEUE"] = queue
+    env["RATINGS_QUEUE"] = f"{queue}-ratings"  # the ratings' queue of its own, consumed too
     if database_name:
         env["DATABASE_NAME_OVERRIDE"] = database_name
     return env
@@ -178,7 +179,7 @@ def celery_worker_process(django_db_setup: Any) -> Iterator[WorkerHandle]:
     command = [
         sys.executable, "-m", "celery", "-A", "config", "worker",
         "--pool=solo", "--loglevel=INFO", "--without-gossip", "--without-mingle",
-        "--without-heartbeat", "-Q", queue, "-n", hostname,
+        "--without-heartbeat", "-Q", f"{queue},{queue}-ratings", "-n", hostname,
     ]  # fmt: skip
     process = subprocess.Popen(
         command,
@@ -218,6 +219,8 @@ def celery_worker_process(django_db_setup: Any) -> Iterator[WorkerHandle]:
 @pytest.fixture
 def require_worker(celery_worker_process: WorkerHandle) -> Iterator[WorkerHandle]:
     """A live worker; tasks sent during the test go through the broker to it."""
+    from django.test import override_settings
+
     from config.celery import app
 
     previous_eager = app.conf.task_always_eager
@@ -225,7 +228,8 @@ def require_worker(celery_worker_process: WorkerHandle) -> Iterator[WorkerHandle
     app.conf.task_always_eager = False
     app.conf.task_default_queue = celery_worker_process.queue
     try:
-        yield celery_worker_process
+        with override_settings(RATINGS_QUEUE=f"{celery_worker_process.queue}-ratings"):
+            yield celery_worker_process
     finally:
         app.conf.task_always_eager = previous_eager
         app.conf.task_default_queue = previous_queue

@@ -1,7 +1,9 @@
 """``GET /healthz``: is the database reachable, and the Celery broker (unless tasks run eagerly)?
+Did the last ratings' recompute fail?
 
 The answer is 503 only when the database is down: without it nothing works. A broker that is
-down is reported ("degraded") with 200, since pages and protocols still work without it.
+down, or ratings whose last recompute failed (``tournaments.ratings.jobs``: the ratings shown are
+older than the data), are reported ("degraded") with 200, since pages and protocols still work.
 """
 
 import logging
@@ -42,15 +44,30 @@ def check_broker() -> str:
     return "ok"
 
 
+def check_ratings() -> str:
+    """``ok``, or ``failing since <when>: <why>`` while the last recompute failed."""
+    from tournaments.models import RatingsJob
+
+    try:
+        job = RatingsJob.objects.filter(pk=1).first()  # tournaments.ratings.jobs.JOB
+    except DatabaseError:
+        return "unknown"
+    if job is None or not job.failing or job.failed_at is None:
+        return "ok"
+    return f"failing since {job.failed_at.isoformat(timespec='seconds')}: {job.error[:200]}"
+
+
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
     database = check_database()
     broker = check_broker()
+    ratings = check_ratings() if database == "ok" else "unknown"
     if database != "ok":
         status, code = "error", 503
-    elif broker.startswith("error"):
+    elif broker.startswith("error") or ratings.startswith("failing"):
         status, code = "degraded", 200
     else:
         status, code = "ok", 200
-    return JsonResponse({"status": status, "database": database, "broker": broker}, status=code)
+    return JsonResponse({"status": status, "database": database, "broker": broker,
+                         "ratings": ratings}, status=code)  # fmt: skip

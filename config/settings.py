@@ -168,6 +168,14 @@ LIVE_READERS_MAX = env.int("LIVE_READERS_MAX", default=200)
 #: tournament's visibility or people changed), so no socket outlives a right taken away
 LIVE_RECHECK_SECONDS = env.float("LIVE_RECHECK_SECONDS", default=10)
 
+# --- Ratings' recompute (tournaments.ratings.jobs) -------------------------------------------
+# The queue its task runs on: a worker of its own, so no round's pairing waits behind it.
+RATINGS_QUEUE = env.str("RATINGS_QUEUE", default="ratings")
+# A burst of changes runs one recompute once no change came for this long…
+RATINGS_QUIET_SECONDS = env.float("RATINGS_QUIET_SECONDS", default=2)
+# …but never later than this after the first change of the burst.
+RATINGS_MAX_DELAY_SECONDS = env.float("RATINGS_MAX_DELAY_SECONDS", default=60)
+
 # --- Celery ---------------------------------------------------------------------------------
 
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")

@@ -19,6 +19,7 @@ from tournaments.models import (
     Pairing,
     Player,
     PlayerRating,
+    RatingsJob,
     Round,
     Sanction,
     Season,
@@ -199,4 +200,27 @@ class PlayerRatingAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(RatingsJob)
+class RatingsJobAdmin(admin.ModelAdmin):
+    """Read only: how the ratings' recompute stands (``tournaments.ratings.jobs``) — as of when,
+    and, while the last attempt failed, since when and why."""
+
+    list_display = ("__str__", "succeeded_at", "failed_at", "failing", "error", "queued", "runs",
+                    "matches", "replayed_from")  # fmt: skip
+    readonly_fields = list_display[1:] + ("queued_at", "requested_at", "started_at", "skipped")
+
+    @admin.display(boolean=True, description=_("failing"))
+    def failing(self, obj: RatingsJob) -> bool:
+        return obj.failing
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -6,7 +6,7 @@
     results        Sanction (the chief referee's), Standing (a finished round's snapshot),
                    RoundGames (a finished round's games, for the later live standings)
     imports        ArchiveImport (who imported which archive into a tournament, when)
-    ratings        PlayerRating, RatingChange (derived: tournaments.ratings), Season
+    ratings        PlayerRating, RatingChange (derived: tournaments.ratings), RatingsJob, Season
     substitutes    Substitute (who plays for an entry's player in some rounds)
 
 Every model keeps the app label ``tournaments`` and its table; import them from here.
@@ -18,6 +18,7 @@ from tournaments.models.ratings import (
     DISPLAY_SCALE,
     PlayerRating,
     RatingChange,
+    RatingsJob,
     Season,
 )
 from tournaments.models.registration import (
@@ -38,7 +39,7 @@ from tournaments.models.rounds import SIDE_ORDER, Pairing, PairingEntry, Round
 from tournaments.models.substitutes import Substitute
 
 __all__ = [
-    "DISPLAY_SCALE", "PlayerRating", "RatingChange", "Season",
+    "DISPLAY_SCALE", "PlayerRating", "RatingChange", "RatingsJob", "Season",
     "MAX_SANCTION_GAME_POINTS", "MAX_SANCTION_MATCH_POINTS", "SIDE_ORDER", "TIE_BREAKS",
     "ArchiveImport", "Club",
     "Entry", "EntryAbsence", "Pairing", "PairingEntry", "PendingImport", "Player", "Round",

@@ -68,6 +68,9 @@ class RatingChange(models.Model):
     sigma_before = models.FloatField()
     mu_after = models.FloatField()
     sigma_after = models.FloatField()
+    #: a fingerprint of the rated match at this place of the history (its players, places, date
+    #: and round): a recompute replays only from the first place whose fingerprint changed
+    digest = models.CharField(max_length=16, blank=True, default="")
 
     class Meta:
         ordering = ["player", "sequence"]
@@ -91,6 +94,41 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> int:
         return self.after - self.before
+
+
+class RatingsJob(models.Model):
+    """The one row that says how the ratings' recompute stands: whether one is queued, when the
+    last one finished or failed and why. Written by ``tournaments.ratings.jobs`` only; the
+    rating page, the admin and ``/healthz`` read it."""
+
+    queued = models.BooleanField(_("queued"), default=False)
+    queued_at = models.DateTimeField(_("queued at"), null=True, blank=True)
+    #: the latest change that asked for a recompute (a queued job waits for a quiet moment)
+    requested_at = models.DateTimeField(_("requested at"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    succeeded_at = models.DateTimeField(_("ratings as of"), null=True, blank=True)
+    failed_at = models.DateTimeField(_("failed at"), null=True, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    #: recomputes run so far (a burst of changes should add one or two)
+    runs = models.PositiveIntegerField(_("recomputes"), default=0)
+    matches = models.PositiveIntegerField(_("rated matches"), default=0)
+    #: the place of the history the last recompute replayed from (0: the whole history)
+    replayed_from = models.PositiveIntegerField(_("replayed from"), default=0)
+    #: matches left out of the ratings because their data cannot be rated (a player on two sides)
+    skipped = models.JSONField(_("matches not rated"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("ratings recompute")
+        verbose_name_plural = _("ratings recomputes")
+
+    def __str__(self) -> str:
+        return str(_("Ratings recompute"))
+
+    @property
+    def failing(self) -> bool:
+        """The last attempt failed: the ratings shown are those of ``succeeded_at``."""
+        return self.failed_at is not None and (self.succeeded_at is None
+                                               or self.failed_at > self.succeeded_at)
 
 
 def default_scale() -> list[int]:

@@ -55,11 +55,13 @@ def result_of(places: Sequence[int], side: int) -> str:
     return "draw" if list(places).count(best) > 1 else "win"
 
 
-def replay(matches: Iterable[RatedMatch]) -> tuple[dict[int, State], list[Change]]:
-    """Rate ``matches`` in the order given, every player starting at the model's default."""
-    states: dict[int, State] = {}
+def replay(matches: Iterable[RatedMatch], states: dict[int, State] | None = None,
+           first: int = 1) -> tuple[dict[int, State], list[Change]]:
+    """Rate ``matches`` in the order given, numbered from ``first``; each player starts where
+    ``states`` has him (updated in place), or at the model's default."""
+    states = {} if states is None else states
     changes: list[Change] = []
-    for sequence, match in enumerate(matches, start=1):
+    for sequence, match in enumerate(matches, start=first):
         sides = [side for side in match.sides if side]
         if len(sides) < 2 or len(sides) != len(match.places):
             continue

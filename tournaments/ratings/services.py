@@ -1,8 +1,15 @@
 """Ratings from the database: the rated history loaded in order, replayed, and written.
 
-    rated_history() -> list[RatedMatch], dict[match, (tournament, round, date)]
-    recompute() -> int                 every rating rewritten from the whole history (one
-                                       transaction, one at a time); the number of matches rated
+    rated_history() -> list[RatedMatch], dict[match, (tournament, round, date)], skipped
+    update(full=False) -> Outcome      the ratings rewritten from the first place of the history
+                                       that changed (one transaction, one at a time)
+    recompute(full=False) -> int       the same; the number of matches rated
+
+Incremental: every rating change keeps a fingerprint of the rated match at its place in the
+history; a recompute compares the history with them, keeps the changes before the first place
+that differs, starts every player from his rating there and replays only the rest. The result is
+the same as a replay from scratch (``update(full=True)``; tested on random histories), at the
+cost of the matches after the change rather than all of them.
 
 What is rated: the confirmed, decided matches of the published and finished rounds of public,
 rated tournaments (a private tournament's matches never move a rating anybody can see; an import
@@ -14,11 +21,15 @@ same place in the history as the original.
 
 from __future__ import annotations
 
+import hashlib
+import logging
 from collections import defaultdict
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Count, Max
 
 from rules import RulesError
 from scoring.models import Match
@@ -31,8 +42,10 @@ from tournaments.models import (
     Sanction,
     Tournament,
 )
-from tournaments.ratings.compute import RatedMatch, replay
+from tournaments.ratings.compute import RatedMatch, State, replay
 from tournaments.selectors import lineups
+
+log = logging.getLogger(__name__)
 
 COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
 
@@ -59,9 +72,14 @@ def _low_wins(tournament: Tournament) -> bool:
         return False
 
 
-def rated_history() -> tuple[list[RatedMatch], dict[int, tuple[int, int, date | None]]]:
+Where = dict[int, tuple[int, int, date | None]]
+
+
+def rated_history() -> tuple[list[RatedMatch], Where, list[int]]:
     """Every rated match in order (see the module docstring), in six queries; each side rated
-    as it played (its substitutes in: ``selectors.lineups``)."""
+    as it played (its substitutes in: ``selectors.lineups``). Also the matches left out because
+    they cannot be rated: a player on two sides, or twice on one (the services and the archive
+    refuse that; data written around them must not stop every player's ratings)."""
     tournaments = {t.pk: t for t in Tournament.objects.filter(public=True, rated=True)}
     places = (
         PairingEntry.objects.filter(round__tournament__public=True,
@@ -101,7 +119,8 @@ def rated_history() -> tuple[list[RatedMatch], dict[int, tuple[int, int, date | 
         return (day, t.created_at, t.pk, info["round"], info["table"], match_id)
 
     history: list[RatedMatch] = []
-    where: dict[int, tuple[int, int, date | None]] = {}
+    where: Where = {}
+    skipped: list[int] = []
     for match_id in sorted(tables, key=order):
         info = tables[match_id]
         tournament = tournaments[info["tournament"]]
@@ -109,15 +128,28 @@ def rated_history() -> tuple[list[RatedMatch], dict[int, tuple[int, int, date | 
         team = [tuple(info["sides"][side]) for side in sides]
         if len(team) < 2 or any(not members for members in team):
             continue
+        seated = [player for members in team for player in members]
+        if len(set(seated)) != len(seated):
+            log.warning("ratings: match %s seats a player twice; it is not rated", match_id)
+            skipped.append(match_id)
+            continue
         ranks = _places(totals.get(match_id) or {}, sides, results[match_id],
                         _low_wins(tournament))  # fmt: skip
         history.append(RatedMatch(match_id, tuple(team), tuple(ranks)))
         where[match_id] = (tournament.pk, info["round"], tournament.start_date)
-    return history, where
+    return history, where, skipped
+
+
+def digest(match: RatedMatch, place: tuple[int, int, date | None]) -> str:
+    """The fingerprint of a rated match at its place: who played on which side, the places,
+    and the tournament, round and date every change of it records."""
+    text = repr((match.match, match.sides, match.places, place))
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 CHANGE_COLUMNS = ("player_id", "match_id", "tournament_id", "round_number", "sequence",
-                  "played_on", "result", "mu_before", "sigma_before", "mu_after", "sigma_after")
+                  "played_on", "result", "mu_before", "sigma_before", "mu_after", "sigma_after",
+                  "digest")
 
 
 def _insert_changes(rows: list[tuple[Any, ...]]) -> None:
@@ -137,19 +169,62 @@ def _insert_changes(rows: list[tuple[Any, ...]]) -> None:
             copy.write_row(row)
 
 
-def recompute() -> int:
-    """Rewrite every rating and rating change from the whole rated history. Idempotent: the
-    same history gives the same rows, whoever runs it and however often."""
+@dataclass
+class Outcome:
+    """What a recompute did: the matches rated, the place of the history it replayed from (0:
+    all of it), how many it replayed, and the matches it left out."""
+
+    matches: int
+    replayed_from: int
+    replayed: int
+    skipped: list[int] = field(default_factory=list)
+
+
+def _first_difference(digests: list[str]) -> int:
+    """The first place (0-based) of the history whose stored fingerprint differs from now."""
+    stored = dict(RatingChange.objects.values_list("sequence", "digest").distinct())
+    for index, value in enumerate(digests):
+        if stored.get(index + 1) != value:
+            return index
+    return len(digests)
+
+
+def _states_at(place: int) -> tuple[dict[int, State], dict[int, date | None]]:
+    """Every player's rating after the first ``place`` matches of the stored history, and the
+    last date he played by then (dates never go back along the history, so the latest is the
+    last)."""
+    kept = RatingChange.objects.filter(sequence__lte=place)
+    counts = dict(kept.values("player_id").annotate(n=Count("id")).values_list("player_id", "n"))
+    days = dict(kept.values("player_id").annotate(day=Max("played_on"))
+                .values_list("player_id", "day"))  # fmt: skip
+    latest = kept.order_by("player_id", "-sequence")
+    if connection.vendor == "postgresql":
+        rows = latest.distinct("player_id").values_list("player_id", "mu_after", "sigma_after")
+    else:  # no DISTINCT ON: the last row of each player wins
+        rows = kept.order_by("sequence").values_list("player_id", "mu_after", "sigma_after")
+    states = {player: State(mu, sigma, counts[player]) for player, mu, sigma in rows}
+    return states, days
+
+
+def update(full: bool = False) -> Outcome:
+    """Bring every rating and rating change up to date with the rated history, replaying from
+    the first place that changed (``full``: from the start). Idempotent: the same history gives
+    the same rows, whoever runs it, however often and from wherever it replays."""
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
-        history, where = rated_history()
-        states, changes = replay(history)
-        last: dict[int, date | None] = {}
+        history, where, skipped = rated_history()
+        digests = [digest(match, where[match.match]) for match in history]
+        start = 0 if full else _first_difference(digests)
+        beyond = RatingChange.objects.filter(sequence__gt=len(history)).exists()
+        if start == len(history) and not beyond:
+            return Outcome(len(history), start, 0, skipped)
+        states, last = _states_at(start)
+        states, changes = replay(history[start:], states, first=start + 1)
         for change in changes:
             last[change.player] = where[change.match][2] or last.get(change.player)
-        RatingChange.objects.all().delete()
+        RatingChange.objects.filter(sequence__gt=start).delete()
         PlayerRating.objects.all().delete()
         PlayerRating.objects.bulk_create(
             [PlayerRating(player_id=pk, mu=s.mu, sigma=s.sigma, matches=s.matches,
@@ -158,6 +233,11 @@ def recompute() -> int:
         )  # fmt: skip
         rows = [(c.player, c.match, where[c.match][0], where[c.match][1], c.sequence,
                  where[c.match][2], c.result, c.mu_before, c.sigma_before, c.mu_after,
-                 c.sigma_after) for c in changes]  # fmt: skip
+                 c.sigma_after, digests[c.sequence - 1]) for c in changes]  # fmt: skip
         _insert_changes(rows)
-    return len(history)
+    return Outcome(len(history), start, len(history) - start, skipped)
+
+
+def recompute(full: bool = False) -> int:
+    """``update``, answering the number of matches rated."""
+    return update(full).matches

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from tournaments.models import DISPLAY_SCALE, Club, Player, PlayerRating, Tournament
-from tournaments.ratings import selectors
+from tournaments.ratings import jobs, selectors
 from tournaments.ratings.chart import rating_svg
 
 
@@ -29,9 +29,11 @@ class RatingListView(View):
         # what counts (``ratings.services``): public, rated tournaments; an import arrives
         # unrated until a site administrator marks it rated
         counted = Tournament.objects.filter(public=True, rated=True).order_by("-start_date", "name")
+        # as of when, and why not newer (a recompute queued, or the last one failed)
+        job = jobs.status()
         return render(request, "tournaments/ratings/list.html",
                       {"ratings": ratings, "club": club, "clubs": clubs,
-                       "counted": counted})  # fmt: skip
+                       "counted": counted, "job": job})  # fmt: skip
 
 
 class PlayerRatingView(View):
