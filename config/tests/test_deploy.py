@@ -431,8 +431,13 @@ def test_backup_then_restore_gives_back_every_row_and_the_same_standings(
     assert f"database {scratch_database} is not empty" in done.stderr
     assert every_row(scratch_database) == after
 
-    # one tournament from its JSON archive: imported beside the restored one, same protocols
-    done = run([sys.executable, "manage.py", "import_tournament", str(archive), "--user", "org"],
+    # one tournament from its JSON archive: the same tournament is here (restored), so the
+    # archive is refused as already imported, and restored over it only when asked (issue 25)
+    command = [sys.executable, "manage.py", "import_tournament", str(archive), "--user", "org",
+               "--yes"]  # fmt: skip
+    done = run(command, DATABASE_NAME_OVERRIDE=scratch_database)
+    assert done.returncode != 0 and "already_imported" in done.stderr
+    done = run([*command, "--replaces", str(tournament.pk)],
                DATABASE_NAME_OVERRIDE=scratch_database)  # fmt: skip
     assert done.returncode == 0, done.stderr
     imported = int(done.stdout.strip())

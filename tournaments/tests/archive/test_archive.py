@@ -29,6 +29,7 @@ from scoring.models import Deal, Match, MatchVersion
 from tournaments import access, archive, discipline, registration, results, rounds
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import (
+    ArchiveImport,
     Club,
     Entry,
     EntryAbsence,
@@ -601,22 +602,38 @@ def test_the_commands_export_and_import(event, organiser, tmp_path) -> None:
     path = tmp_path / "archive.json"
     call_command("export_tournament", str(event.pk), "-o", str(path), stderr=io.StringIO())
     out = io.StringIO()
-    call_command("import_tournament", str(path), "--user", "org", stdout=out,
-                 stderr=io.StringIO())  # fmt: skip
+    # the event is here: its archive is refused (issue 25), restored over it only when asked
+    with pytest.raises(CommandError, match=f"already_imported: .*/manage/{event.pk}/"):
+        call_command("import_tournament", str(path), "--user", "org", "--yes")
+    # without --yes (and no terminal to ask at) the review is shown and nothing is written
+    review = io.StringIO()
+    with pytest.raises(CommandError, match="run again with --yes"):
+        call_command("import_tournament", str(path), "--user", "org", "--replaces",
+                     str(event.pk), stderr=review)  # fmt: skip
+    assert "players:" in review.getvalue() and f"Restores over tournament {event.pk}" in (
+        review.getvalue())
+    assert not ArchiveImport.objects.exists() and Tournament.objects.filter(pk=event.pk).exists()
+    call_command("import_tournament", str(path), "--user", "org", "--replaces", str(event.pk),
+                 "--yes", stdout=out, stderr=io.StringIO())  # fmt: skip
     copy_ = Tournament.objects.get(pk=int(out.getvalue()))
+    assert not Tournament.objects.filter(pk=event.pk).exists()
+    # the same archive again: refused with the copy, not a second tournament
+    with pytest.raises(CommandError, match=f"already_imported: .*/manage/{copy_.pk}/"):
+        call_command("import_tournament", str(path), "--user", "org", "--yes")
+    assert Tournament.objects.filter(name=copy_.name).count() == 1
     assert normalise(archive.export_tournament(copy_)) == normalise(
         as_imported(json.loads(path.read_text())))
     stdout = io.StringIO()
-    call_command("export_tournament", str(event.pk), stdout=stdout)
+    call_command("export_tournament", str(copy_.pk), stdout=stdout)
     assert json.loads(stdout.getvalue())["tournament"]["name"] == event.name
 
     doc = json.loads(path.read_text())
     doc["entries"][0]["club"] = 12345
     path.write_text(json.dumps(doc))
     with pytest.raises(CommandError, match=r"dangling_reference: .*\[entries\[0\]\.club\]"):
-        call_command("import_tournament", str(path), "--user", "org")
+        call_command("import_tournament", str(path), "--user", "org", "--yes")
     with pytest.raises(CommandError, match="No active user"):
-        call_command("import_tournament", str(path), "--user", "nobody")
+        call_command("import_tournament", str(path), "--user", "nobody", "--yes")
     with pytest.raises(CommandError, match="No tournament"):
         call_command("export_tournament", "999999")
 

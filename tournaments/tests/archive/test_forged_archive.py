@@ -176,7 +176,7 @@ def test_the_command_gives_the_named_users_nothing(forged, people, tmp_path) -> 
     path = tmp_path / "forged.json"
     path.write_text(json.dumps(forged))
     out = io.StringIO()
-    call_command("import_tournament", str(path), "--user", "importer", stdout=out,
+    call_command("import_tournament", str(path), "--user", "importer", "--yes", stdout=out,
                  stderr=io.StringIO())  # fmt: skip
     copy_ = Tournament.objects.get(pk=int(out.getvalue()))
     assert list(copy_.organisers.values_list("username", flat=True)) == ["importer"]
