@@ -45,7 +45,8 @@ def check_broker() -> str:
 
 
 def check_ratings() -> str:
-    """``ok``, or ``failing since <when>: <why>`` while the last recompute failed."""
+    """``ok``, or ``failing since <when>: <the error's kind>`` while the last recompute failed
+    (the message itself, which may quote data, is for the admin's page only)."""
     from tournaments.models import RatingsJob
 
     try:
@@ -54,7 +55,8 @@ def check_ratings() -> str:
         return "unknown"
     if job is None or not job.failing or job.failed_at is None:
         return "ok"
-    return f"failing since {job.failed_at.isoformat(timespec='seconds')}: {job.error[:200]}"
+    kind = job.error.split(":", 1)[0][:80]
+    return f"failing since {job.failed_at.isoformat(timespec='seconds')}: {kind}"
 
 
 @never_cache

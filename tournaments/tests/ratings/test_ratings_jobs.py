@@ -75,10 +75,11 @@ def test_a_failed_recompute_keeps_the_ratings_and_says_so_on_the_page_and_in_hea
     job = jobs.status()
     assert job.failing and "AttributeError" in job.error
     page = client.get(reverse("tournaments:ratings")).content.decode()
-    assert "Рейтинги не удалось пересчитать" in page and "В нём рейтинги на" in page
+    assert "Рейтинги не удалось пересчитать" in page and "ниже — рейтинги на" in page
     assert "AttributeError" not in page  # why is for the administrators
     health = client.get("/healthz").json()
     assert health["status"] == "degraded" and health["ratings"].startswith("failing since ")
+    assert health["ratings"].endswith(": AttributeError")  # the kind, not the data it quotes
 
     Match.objects.filter(pk=match.pk).update(totals={"NS": 120, "EW": 80})
     jobs.run()
