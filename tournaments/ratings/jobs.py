@@ -21,10 +21,12 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from celery import current_app as celery_app
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from tournaments.models import RatingsJob
 from tournaments.ratings import services
@@ -32,6 +34,7 @@ from tournaments.ratings import services
 log = logging.getLogger(__name__)
 
 JOB = 1  # the one row's key
+TASK = "tournaments.recompute_ratings"  # ``tasks.recompute_ratings``
 
 
 def status() -> RatingsJob:
@@ -54,11 +57,7 @@ def request() -> None:
 
 
 def _send() -> None:
-    from kombu.exceptions import OperationalError
-
-    from tournaments.ratings.tasks import recompute_ratings
-
-    if recompute_ratings.app.conf.task_always_eager:
+    if celery_app.conf.task_always_eager:
         # in-process without a broker: called directly, because Celery's eager ``apply`` sets a
         # process-wide "never join inside a task" flag and restores it afterwards, which two
         # threads finishing rounds at once left stuck on (tests of races); a failure is
@@ -76,8 +75,9 @@ def _send() -> None:
         rows.update(requested_at=now)
         return
     try:
-        recompute_ratings.apply_async(queue=settings.RATINGS_QUEUE,
-                                      countdown=settings.RATINGS_QUIET_SECONDS)  # fmt: skip
+        # by name: ``tasks`` imports this module, not the other way round
+        celery_app.send_task(TASK, queue=settings.RATINGS_QUEUE,
+                             countdown=settings.RATINGS_QUIET_SECONDS)  # fmt: skip
     except OperationalError as exc:
         rows.update(queued=False)
         log.error("ratings: the queue is unreachable: %s", exc)
