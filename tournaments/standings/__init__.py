@@ -28,9 +28,11 @@ score (its match points after sanctions, in the rounds counted), C.07 art. 16 "d
 
 Opponents' unplayed rounds (C.07 art. 16). When an opponent's score is used, its unplayed
 rounds after its last played game (or pairing-allocated bye, or forfeit win) count as draws,
-whatever the reason and whatever its status (withdrawn or not); its earlier unplayed rounds count
-as they scored. This is how FIDE's tie-break exercises, Vega and FIDE's TieBreakServer compute
-it; the earlier setting that counted only a withdrawn entry's rounds as draws is gone.
+whatever the reason and whatever its status (withdrawn or not) — except a forfeit, won or lost:
+the opponent was paired that round (16.2.5 is about rounds without an opponent), so its score
+stands. Its earlier unplayed rounds count as they scored. This is how FIDE's tie-break
+exercises, Vega, Swiss-Manager and FIDE's TieBreakServer compute it (a forfeit loss at the end
+read as a draw made 19 published Buchholz and Sonneborn-Berger values ½ or 1 point too high).
 
 Cut-1 drops the least significant contribution, but if the participant has VURs the lowest VUR
 contribution is dropped first, whatever its value. Median Buchholz drops that same contribution

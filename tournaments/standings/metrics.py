@@ -11,6 +11,10 @@ from typing import NamedTuple
 
 from .types import VOLUNTARY, Game, Result, Settings
 
+#: unplayed rounds in which the participant was paired against an opponent (a forfeit, won or
+#: lost): its score there stands in the opponents' view, wherever the round falls (C.07 art. 16)
+PAIRED_UNPLAYED = frozenset({"forfeit_win", "forfeit_loss"})
+
 
 def scored(game: Game, settings: Settings) -> int:
     """The match points a round scores (``effective_result`` in points), inlined for speed:
@@ -118,7 +122,7 @@ def tally(
     capped = target is not None and settings.efectividad != "plain"
     # for ``adjusted_score``: the last round played (or won unplayed) and the unplayed rounds
     counted_until = 0
-    unplayed: list[tuple[int, int]] = []
+    unplayed: list[tuple[int, int, bool]] = []
     for game in games:
         played = game.played
         result = game.result if played or game.kind != "bye" else settings.bye_result
@@ -140,7 +144,7 @@ def tally(
         deals += game.deals_won
         if not played:
             efectividad += game_efectividad(game, settings)
-            unplayed.append((number, scored))
+            unplayed.append((number, scored, game.kind in PAIRED_UNPLAYED))
             if game.kind in ("bye", "forfeit_win") and number > counted_until:
                 counted_until = number
         elif capped and game.end == "target" and result != "draw":
@@ -150,9 +154,10 @@ def tally(
         if played and number > counted_until:
             counted_until = number
     # the opponents' view (``adjusted_score``): unplayed rounds after the last counted one are
-    # draws, deductions stay
+    # draws, except a forfeit (paired: its score stands); deductions stay
     adjusted = sum(by_round.values()) + sum(
-        draw - points for number, points in unplayed if number > counted_until
+        draw - points for number, points, paired in unplayed
+        if number > counted_until and not paired
     )
     cumulative = progressive = 0
     for round_number, points in deductions.items():
@@ -179,7 +184,10 @@ def adjusted_score(games: Iterable[Game], settings: Settings, deduction: int) ->
 
     C.07 (2024) art. 16: the participant's unplayed rounds after its last played game (or
     pairing-allocated bye, or forfeit win) count as draws, whatever the reason and whatever its
-    status; its earlier unplayed rounds count as they scored. Sanctions stay deducted.
+    status — except a forfeit, won or lost: the participant was paired that round, and its score
+    stands (16.2.5 is about rounds without an opponent; FIDE's TieBreakServer, Vega and
+    Swiss-Manager agree). Its earlier unplayed rounds count as they scored. Sanctions stay
+    deducted.
     """
     games = list(games)
     last = max(
@@ -187,7 +195,7 @@ def adjusted_score(games: Iterable[Game], settings: Settings, deduction: int) ->
     )
     score = -deduction
     for game in games:
-        if not game.played and game.round > last:
+        if not game.played and game.round > last and game.kind not in PAIRED_UNPLAYED:
             score += settings.draw
         else:
             score += scored(game, settings)

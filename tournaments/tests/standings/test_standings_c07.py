@@ -34,18 +34,42 @@ def test_fides_example_an_opponents_last_unplayed_round_counts_as_a_draw() -> No
     assert rows[1].sonneborn_berger == 1 + 1.5
 
 
-def test_an_opponents_forfeit_loss_at_the_end_counts_as_a_draw_too() -> None:
+def test_an_opponents_forfeit_loss_in_its_last_round_stands() -> None:
+    """Checked by hand (issue 30): 2 loses to 1, then loses its last round by forfeit. That
+    round was paired (4 was its opponent and won it), so its 0 stands in 1's Buchholz; only
+    rounds without an opponent after the last one it played count as draws (16.2.5)."""
     games = [
         *played(1, 1, 2, "win"),
         *played(1, 3, 4, "win"),
         *played(2, 1, 3, "win"),
-        Game(2, 2, None, "loss", played=False, kind="forfeit_loss"),
-        Game(2, 4, None, "win", played=False, kind="forfeit_win"),
+        Game(2, 2, 4, "loss", played=False, kind="forfeit_loss"),
+        Game(2, 4, 2, "win", played=False, kind="forfeit_win"),
     ]
     rows = by_id(standings([1, 2, 3, 4], games, Settings()))
-    assert rows[1].buchholz == (0 + 1) + (2 + 0)
+    # 2: 0 + 0 (not 0 + 1), 3: 2 + 0
+    assert rows[1].buchholz == (0 + 0) + (2 + 0)
+    # 1 beat both: Sonneborn-Berger is their whole adjusted scores
+    assert rows[1].sonneborn_berger == 0 + 2
     # 4's forfeit win is its last round: nothing after it to count as a draw
     assert rows[3].buchholz == 2 + 4
+
+
+def test_an_absence_after_the_last_game_is_a_draw_and_a_forfeit_after_it_stands() -> None:
+    """2 plays round 1, is absent in round 2 (0, no opponent) and loses round 3 by forfeit:
+    round 2 counts as a draw for its opponents, round 3 as the 0 it scored."""
+    games = [
+        *played(1, 1, 2, "win"),
+        *played(1, 3, 4, "draw"),
+        *played(2, 1, 3, "draw"),
+        Game(2, 2, None, "loss", played=False, kind="absent"),
+        Game(2, 4, None, "win", played=False, kind="bye"),
+        *played(3, 1, 4, "win"),
+        Game(3, 2, 3, "loss", played=False, kind="forfeit_loss"),
+        Game(3, 3, 2, "win", played=False, kind="forfeit_win"),
+    ]
+    rows = by_id(standings([1, 2, 3, 4], games, Settings()))
+    two, three, four = 0 + 1 + 0, 1 + 1 + 2, 1 + 2 + 0
+    assert rows[1].buchholz == two + three + four
 
 
 def four_all_met() -> list[Game]:

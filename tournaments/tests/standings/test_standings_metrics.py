@@ -121,29 +121,31 @@ def test_efectividad_target_time_forfeit_bye_and_absence(rows_a: dict[int, Row])
 def test_own_unplayed_rounds_count_against_a_dummy_with_the_own_score(
     rows_a: dict[int, Row],
 ) -> None:
-    # Opponents see 3's absence and 4's forfeit loss (each its last round, after its last game
-    # or bye) as draws: 3 shows 1 + 0 + 1 = 2, 4 shows 1 + 2 + 1 = 4 (C.07 art. 16).
+    # Opponents see 3's absence (its last round, after its last game, no opponent) as a draw:
+    # 3 shows 1 + 0 + 1 = 2. 4's forfeit loss was paired (2 won it): its 0 stands, 4 shows
+    # 1 + 2 + 0 = 3 (C.07 art. 16; issue 30: read as a draw it was one point too many).
     # 1: 2 (2), 3 (2), 5 (6); 2: 1 (4), 5 (6), forfeit win vs dummy (2);
-    # 3: 4 (4), 1 (4), dummy (1); 4: 3 (2), bye dummy (3), dummy (3)
-    assert {p: r.buchholz for p, r in rows_a.items()} == {1: 10, 2: 12, 3: 9, 4: 8, 5: 12}
+    # 3: 4 (3), 1 (4), dummy (1); 4: 3 (2), bye dummy (3), dummy (3)
+    assert {p: r.buchholz for p, r in rows_a.items()} == {1: 10, 2: 12, 3: 8, 4: 8, 5: 12}
 
 
 def test_cut1_cuts_voluntary_unplayed_rounds_first(rows_a: dict[int, Row]) -> None:
-    # 4 cuts its forfeit loss (3), not its lowest opponent (1); 2's forfeit win is not voluntary
-    assert {p: r.buchholz_cut1 for p, r in rows_a.items()} == {1: 8, 2: 10, 3: 8, 4: 5, 5: 10}
+    # 4 cuts its forfeit loss (3), not its lowest opponent (1); 2's forfeit win is not voluntary;
+    # 3 cuts its absence (1)
+    assert {p: r.buchholz_cut1 for p, r in rows_a.items()} == {1: 8, 2: 10, 3: 7, 4: 5, 5: 10}
 
 
 def test_median_cuts_the_voluntary_round_then_the_highest(rows_a: dict[int, Row]) -> None:
-    assert {p: r.median_buchholz for p, r in rows_a.items()} == {1: 2, 2: 4, 3: 4, 4: 2, 5: 4}
+    assert {p: r.median_buchholz for p, r in rows_a.items()} == {1: 2, 2: 4, 3: 3, 4: 2, 5: 4}
 
 
 def test_sonneborn_berger_weights_opponents_by_the_result(rows_a: dict[int, Row]) -> None:
-    # 1: wins over 2 (2) and 3 (2); 3: half of 4's 4 for the draw; 4: half of 3's 2 plus the
+    # 1: wins over 2 (2) and 3 (2); 3: half of 4's 3 for the draw; 4: half of 3's 2 plus the
     # bye dummy's 3; 5: 6 + 2 + 4
     assert {p: r.sonneborn_berger for p, r in rows_a.items()} == {
         1: 4.0,
         2: 2.0,
-        3: 2.0,
+        3: 1.5,
         4: 4.0,
         5: 12.0,
     }
