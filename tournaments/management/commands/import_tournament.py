@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from config.inputs import quoted
 from tournaments import archive
 from tournaments.errors import TournamentError
 
@@ -49,4 +50,4 @@ class Command(BaseCommand):
         for note in tournament.archive_notes:
             self.stderr.write(note)
         self.stdout.write(f"{tournament.pk}")
-        self.stderr.write(f"Imported as tournament {tournament.pk} «{tournament.name}».")
+        self.stderr.write(f"Imported as tournament {tournament.pk} {quoted(tournament.name)}.")

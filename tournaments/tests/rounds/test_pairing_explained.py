@@ -156,3 +156,21 @@ def test_repeated_opponents_of_the_individual_format_are_named(
     assert "No seating with fewer repeated opponents was found" in html
     html = page(organiser, tournament, 2, "ru")
     assert "уже были соперниками, в туре 1." in html
+
+
+def test_a_club_whose_name_has_quotes_is_not_quoted_again(
+    tournament: Tournament, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    # the page said «оба из клуба «Клуб «Тульский дубль»»»: a name with quotation marks of its
+    # own is named as it is, any other in «»
+    entries = six_pairs_after_round_one(tournament)
+    club = entries[0].club
+    assert club is not None
+    club.name = "Клуб «Тульский дубль»"
+    club.save()
+    pair(organiser, tournament, django_capture_on_commit_callbacks)
+    html = page(organiser, tournament, 2, "ru")
+    assert "оба из клуба Клуб «Тульский дубль». " in html
+    assert "«Клуб «" not in html and "»»" not in html
+    other = {e.club.name for e in entries if e.club_id != club.pk}.pop()  # type: ignore[union-attr]
+    assert f"оба из клуба «{other}»" in html
