@@ -42,6 +42,12 @@ class TournamentForm(forms.ModelForm):
             "yellow_card_points", "red_card_points", "public", "efectividad",
             "forfeit_win_percent", "forfeit_loss_percent", "bye_percent", "seed_by_rating",
         ]  # fmt: skip
+        help_texts = {
+            # a new tournament is private until ticked: organisers wondered where it went
+            "public": _("Only a public tournament is listed on the home page and open to "
+                        "everyone; until this is ticked only its organisers, its chief "
+                        "referees and the site's staff see it."),
+        }
         widgets = {
             # ISO values (type=date) keep the date whatever the page's language
             "start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
