@@ -7,6 +7,7 @@ database can store and people can read.
     validate_name(value)             also no control, format (zero-width, BOM, bidi override),
                                      surrogate, private-use or line-separator characters
     JSONFormField                    a form's JSON textarea, read with ``load_json``
+    quoted(name) -> str              a name in «» for a sentence, unless it has quotes of its own
 
 A leaf: it imports nothing of the project, so every app may use it (docs/architecture.md). The
 API's JSON parser (``config.parsers``), the forms that take JSON in a textarea, the archive
@@ -127,6 +128,17 @@ class TextValidator:
 
 validate_text = TextValidator()
 validate_name = TextValidator(names=True)
+
+#: quotation marks a name may carry itself (Клуб «Дубль», ДК "Металлург")
+QUOTES = frozenset("«»„“”\"")
+
+
+def quoted(name: Any) -> str:
+    """The name in «» for a sentence, or as it is when it already has quotation marks: «оба из
+    клуба Клуб «Дубль»», not «клуба «Клуб «Дубль»»» (every message that names a club, an entry,
+    a tournament or a match goes through here rather than putting «» around it)."""
+    text = str(name)
+    return text if QUOTES.intersection(text) else f"«{text}»"
 
 
 class JSONFormField(forms.JSONField):

@@ -255,6 +255,8 @@ STORAGES = {
 # nothing needs collectstatic; in production it serves STATIC_ROOT.
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
+# Files browsers ask for at the site's root (/favicon.ico), served as they are
+WHITENOISE_ROOT = BASE_DIR / "public"
 
 # --- Security -------------------------------------------------------------------------------
 
@@ -370,6 +372,14 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"plain_refusals": {"()": "config.logs.PlainRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {
+        # Django's own handlers on "django" (a console one while DEBUG is on) printed each of
+        # its records a second time: everything goes to the root's handler alone
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        # a refusal (403) in one line, without the traceback of PermissionDenied
+        "django.request": {"filters": ["plain_refusals"]},
+    },
 }

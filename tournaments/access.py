@@ -33,7 +33,7 @@ from __future__ import annotations
 from typing import Any, TypeAlias
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Case, Count, F, Q, QuerySet, When
 from django.utils.translation import gettext as _
 
 from accounts.roles import ORGANISER, has_role
@@ -155,8 +155,17 @@ def can_see_round(user: User, round_: Round) -> bool:
 
 
 def public_tournament_list() -> QuerySet[Tournament]:
+    """The home page's list: those running now, then those to come (the soonest first), then
+    the finished ones (the latest first); a tournament without a date after the dated ones.
+    Ordered here: a query with a count is grouped, and Django leaves ``Meta.ordering`` out of
+    grouped queries (the home page came in the database's order)."""
     active = Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE))
-    return Tournament.objects.filter(public=True).annotate(entry_count=active)
+    status = Tournament.Status
+    stage = Case(When(status=status.RUNNING, then=0), When(status=status.REGISTRATION, then=1),
+                 default=2)  # fmt: skip
+    coming = Case(When(status=status.FINISHED, then=None), default=F("start_date"))
+    return Tournament.objects.filter(public=True).annotate(entry_count=active).order_by(
+        stage, coming.asc(nulls_last=True), F("start_date").desc(nulls_last=True), "-pk")
 
 
 def managed_tournaments(user: User) -> QuerySet[Tournament]:

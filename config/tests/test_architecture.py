@@ -39,6 +39,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "tournaments.access": ("accounts", "tournaments.models", "tournaments.errors"),
     "tournaments.selectors": ("tournaments.models",),
     "tournaments.http": ("tournaments.models", "tournaments.errors", "tournaments.access"),
+    # template filters of the tournaments' pages
+    "tournaments.templatetags": INPUTS,
     # the concerns, innermost first
     "tournaments.registration": ("rules", "accounts", *SHARED),
     "tournaments.results": ("rules", "accounts", "scoring", *SHARED, *PURE),

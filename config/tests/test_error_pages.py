@@ -52,3 +52,11 @@ def test_developers_keep_the_debug_pages(settings) -> None:
     settings.DEBUG = True
     settings.DEBUG_PAGES = True
     assert "URLconf" in Client().get("/no-such-page/").content.decode()
+
+
+def test_the_site_has_an_icon_every_page_links() -> None:
+    # every page's /favicon.ico was a 404 (a log line and a missing tab icon each time)
+    answer = Client().get("/favicon.ico")
+    assert answer.status_code == 200
+    assert b"".join(answer.streaming_content)[:4] == b"\x00\x00\x01\x00"  # an ICO file
+    assert '<link rel="icon" href="/favicon.ico"' in Client().get("/").content.decode()

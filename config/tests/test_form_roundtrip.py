@@ -313,7 +313,8 @@ CASES: dict[str, Case] = {
             "action": "/lock/", "holding": {"pairing": w["tables2"][2].pk}},
         touches={"tournaments.pairing", AUDIT}, check=_locked,
     ),
-    "swap, nothing chosen": Case(manage("manage_round", number=2), "#swap-form", refused=True),
+    "swap, one entry twice": Case(manage("manage_round", number=2), "#swap-form", fill=lambda w: {
+        f"entry_{x}": w["tables2"][1].places.first().entry_id for x in "ab"}, refused=True),
     "sanction": Case(
         manage("manage_discipline"), "#sanction-form", user="chief",
         fill=lambda w: {"entry": w["e"][2].pk, "round_number": "1", "kind": "red",

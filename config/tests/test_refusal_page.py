@@ -4,6 +4,11 @@ page after it); the API keeps its JSON error body. Over raw HTTP, in both langua
 
 from __future__ import annotations
 
+import io
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import pytest
 from django.test import Client
 
@@ -53,3 +58,33 @@ def test_a_form_without_its_security_token_is_told_in_words(organiser, language)
     html = answer.content.decode()
     assert answer.status_code == 403 and "CSRF" not in html
     assert ("ключа безопасности" if language == "ru" else "security token") in html
+
+
+
+@contextmanager
+def console() -> Iterator[io.StringIO]:
+    """What the configured log handlers write (every stream handler of every logger), caught."""
+    caught = io.StringIO()
+    names = list(logging.root.manager.loggerDict)
+    loggers = [logging.getLogger(), *(logging.getLogger(name) for name in names)]
+    handlers = {h for lg in loggers for h in lg.handlers if type(h) is logging.StreamHandler}
+    streams = {h: h.setStream(caught) for h in handlers}
+    try:
+        yield caught
+    finally:
+        for handler, stream in streams.items():
+            handler.setStream(stream)
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_refusal_is_logged_once_in_a_line(tournament, settings, debug) -> None:
+    # each refused page logged a full traceback twice (Django's own console handler with DEBUG
+    # on, and the site's); a refusal is not a failure: one line, the path
+    settings.DEBUG = debug
+    client = Client()
+    client.force_login(make_user("another", "Referee"))
+    with console() as logged:
+        assert client.get(f"/manage/{tournament.pk}/setup/").status_code == 403
+    text = logged.getvalue()
+    assert text.count(f"Forbidden (Permission denied): /manage/{tournament.pk}/setup/") == 1
+    assert "Traceback" not in text and "PermissionDenied" not in text

@@ -25,6 +25,7 @@ from django.db.models import Model
 from django.utils.translation import gettext as _
 
 from accounts import audit
+from config.inputs import quoted
 from scoring import services as scoring_services
 from scoring.models import LEGACY_ROUND, Deal, Match, MatchVersion
 from tournaments import results
@@ -304,9 +305,9 @@ def _player_differs(player: Player, fields: Mapping[str, Any],
     if not differing:
         return []
     listed = "; ".join(
-        _("%(field)s «%(file)s» (here «%(stored)s»)")
-        % {"field": Player._meta.get_field(name).verbose_name, "file": given[name],
-           "stored": "—" if here[name] in (None, "") else here[name]}
+        _("%(field)s %(file)s (here %(stored)s)")
+        % {"field": Player._meta.get_field(name).verbose_name, "file": quoted(given[name]),
+           "stored": quoted("—" if here[name] in (None, "") else here[name])}
         for name in differing
     )  # fmt: skip
     return [
@@ -328,7 +329,7 @@ def _link_seasons(tournament: Tournament, seasons: list[dict[str, Any]],
     if not getattr(importer, "is_staff", False):
         return [_("The archive counted this tournament in the seasons %(names)s; only an "
                   "administrator adds a tournament to a season.")
-                % {"names": ", ".join(f"«{s['name']}»" for s in seasons)}]  # fmt: skip
+                % {"names": ", ".join(quoted(s["name"]) for s in seasons)}]  # fmt: skip
     for item in seasons:
         season, _created = Season.objects.get_or_create(
             name=item["name"], defaults={"scope": item["scope"], "scale": item["scale"],

@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from config.inputs import quoted
 from rules import RulesError
 from scoring.games import AnyJudge, deal_keys, judge_for, make_match_rules
 from scoring.models import Match
@@ -46,7 +47,7 @@ def rules_message(err: RulesError) -> str:
 
 def match_name(item: Mapping[str, Any]) -> str:
     label = item.get("label") or f"#{item.get('id')}"
-    return f"«{label}»" + (f" ({_('table')} {item['table']})" if item.get("table") else "")
+    return quoted(label) + (f" ({_('table')} {item['table']})" if item.get("table") else "")
 
 
 def _judge(problems: Problems, item: Mapping[str, Any], fields: Mapping[str, Any], where: str,

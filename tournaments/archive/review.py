@@ -25,6 +25,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from config.inputs import quoted
 from scoring.models import Match
 from tournaments import access
 from tournaments.access import User
@@ -59,9 +60,9 @@ def already_here(copy: Tournament, user: User) -> TournamentError:
         else (_("tournament %(id)s") % {"id": copy.pk})
     )
     err = Conflict.one("already_imported", _(
-        "This archive is already on the site: «%(name)s» (%(url)s). It is not imported again; "
+        "This archive is already on the site: %(name)s (%(url)s). It is not imported again; "
         "that tournament's organisers may restore the archive over it.")
-        % {"name": name, "url": url}, "file")  # fmt: skip
+        % {"name": quoted(name), "url": url}, "file")  # fmt: skip
     err.errors[0]["url"] = url  # type: ignore[index]
     err.errors[0]["tournament"] = copy.pk  # type: ignore[index]
     return err

@@ -40,7 +40,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts import audit
-from config.inputs import validate_name
+from config.inputs import quoted, validate_name
 from tournaments import formats
 from tournaments.access import User, locked_tournament
 from tournaments.errors import TournamentError, error
@@ -224,24 +224,24 @@ def _check_entries(tournament: Tournament, rows: list[Row]) -> list[dict[str, An
         if len(group) != wanted:
             for row in group:
                 errors.append(_bad(row.line, "entry", "players_count",
-                                   _("entry «%(name)s» has %(found)s player(s), not %(wanted)s.")
-                                   % {"name": name, "found": len(group), "wanted": wanted}))
+                                   _("entry %(name)s has %(found)s player(s), not %(wanted)s.")
+                                   % {"name": quoted(name), "found": len(group), "wanted": wanted}))
         given = list(dict.fromkeys(r.name for r in group if r.name))
         if len(given) > 1:
             errors.append(_bad(group[-1].line, "name", "name_differs",
-                               _("the rows of entry «%(name)s» give different names.")
-                               % {"name": name}))
+                               _("the rows of entry %(name)s give different names.")
+                               % {"name": quoted(name)}))
         for named in given[:1]:
             if named in taken:
                 errors.append(_bad(first.line, "name", "taken",
-                                   _("entry «%(name)s» is already registered.")
-                                   % {"name": named}))
+                                   _("entry %(name)s is already registered.")
+                                   % {"name": quoted(named)}))
             taken.add(named)
         entry_seeds = {r.seed for r in group if r.seed is not None}
         if len(entry_seeds) > 1:
             errors.append(_bad(group[-1].line, "seed", "seed_differs",
-                               _("the rows of entry «%(name)s» give different seeds.")
-                               % {"name": name}))
+                               _("the rows of entry %(name)s give different seeds.")
+                               % {"name": quoted(name)}))
         for seed in entry_seeds:
             if seed in taken_seeds or seeds.get(seed, name) != name:
                 errors.append(_bad(first.line, "seed", "seed_taken",
@@ -250,8 +250,8 @@ def _check_entries(tournament: Tournament, rows: list[Row]) -> list[dict[str, An
         teams = {r.team for r in group}
         if fmt == Tournament.Format.TEAMS and len(teams) > 1:
             errors.append(_bad(group[-1].line, "team", "team_differs",
-                               _("the rows of entry «%(name)s» give different teams.")
-                               % {"name": name}))
+                               _("the rows of entry %(name)s give different teams.")
+                               % {"name": quoted(name)}))
     return errors
 
 
@@ -290,9 +290,9 @@ def _differences(player: Player, row: Row, club: Club | None) -> dict[str, dict[
 
 def _player_note(row: Row, differences: dict[str, dict[str, Any]]) -> dict[str, Any]:
     listed = "; ".join(
-        _("%(field)s «%(file)s» (here «%(stored)s»)")
-        % {"field": Player._meta.get_field(name).verbose_name, "file": _shown(d["file"]),
-           "stored": _shown(d["stored"])}
+        _("%(field)s %(file)s (here %(stored)s)")
+        % {"field": Player._meta.get_field(name).verbose_name, "file": quoted(_shown(d["file"])),
+           "stored": quoted(_shown(d["stored"]))}
         for name, d in differences.items()
     )  # fmt: skip
     note = _bad(row.line, "federation_id", "player_differs",
@@ -304,9 +304,10 @@ def _player_note(row: Row, differences: dict[str, dict[str, Any]]) -> dict[str, 
 
 def _club_note(row: Row, club: Club) -> dict[str, Any]:
     note = _bad(row.line, "city", "club_differs",
-                _("the club «%(club)s» is already on this site with the city «%(stored)s» and "
-                  "was kept unchanged (the file says «%(file)s»).")
-                % {"club": club.name, "stored": _shown(club.city), "file": row.city})
+                _("the club %(club)s is already on this site with the city %(stored)s and was "
+                  "kept unchanged (the file says %(file)s).")
+                % {"club": quoted(club.name), "stored": quoted(_shown(club.city)),
+                   "file": quoted(row.city)})
     note["differences"] = {"city": {"stored": club.city, "file": row.city}}
     return note
 

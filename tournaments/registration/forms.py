@@ -19,6 +19,21 @@ CARD_FIELDS = ("yellow_card_points", "red_card_points")
 #: settings that keep the instance's value (or the default) when a form leaves them out
 KEPT_WHEN_EMPTY = ("efectividad", "forfeit_win_percent", "forfeit_loss_percent", "bye_percent")
 
+#: the setup's selects whose choices' full names do not fit a phone: short names and a note
+SHORT_CHOICES: dict[str, tuple[list[tuple[str, Any]], Any]] = {
+    "format": ([(Tournament.Format.PAIRS, _("Fixed pairs")),
+                (Tournament.Format.INDIVIDUAL, _("Individual")),
+                (Tournament.Format.TEAMS, _("Club teams")),
+                (Tournament.Format.SINGLES, _("Head to head")),
+                (Tournament.Format.FREE_FOR_ALL, _("Each for himself"))],
+               _("Individual: partners drawn each round. Head to head: one player against one. "
+                 "Each for himself: three or four players at a table.")),
+    "first_round": ([(Tournament.FirstRound.SEED, _("by seed")),
+                     (Tournament.FirstRound.LOT, _("by lot"))],
+                    _("By seed: the top half of the list plays the bottom half.")),
+}  # fmt: skip
+
+
 class TournamentForm(forms.ModelForm):
     """The setup: the general fields as the model has them, the rules as a preset and its
     knobs (``rules_form``: typed fields, no JSON), the tie-breaks chosen and ordered from
@@ -42,6 +57,12 @@ class TournamentForm(forms.ModelForm):
             "yellow_card_points", "red_card_points", "public", "efectividad",
             "forfeit_win_percent", "forfeit_loss_percent", "bye_percent", "seed_by_rating",
         ]  # fmt: skip
+        help_texts = {
+            # a new tournament is private until ticked: organisers wondered where it went
+            "public": _("Only a public tournament is listed on the home page and open to "
+                        "everyone; until this is ticked only its organisers, its chief "
+                        "referees and the site's staff see it."),
+        }
         widgets = {
             # ISO values (type=date) keep the date whatever the page's language
             "start_date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -65,6 +86,11 @@ class TournamentForm(forms.ModelForm):
             default_tie_breaks(preset))
         for name in (*CARD_FIELDS, *KEPT_WHEN_EMPTY):
             self.fields[name].required = False
+        # A select shows only its chosen option, and a phone cut «по посеву (верхняя половина
+        # против нижней)»: short names in the select, what they mean under it.
+        for name, (choices, help_text) in SHORT_CHOICES.items():
+            self.fields[name].choices = choices
+            self.fields[name].help_text = help_text
 
     def knob_fields(self, engine: str) -> list[forms.BoundField]:
         prefix = f"{engine}_"

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from config.inputs import quoted
 from tournaments.models import Club, Entry, Pairing, PairingEntry, Round
 from tournaments.rounds import selectors
 from tournaments.rounds.labels import FLAG_LABELS
@@ -137,14 +138,14 @@ def _repeats(ns: list[Entry], ew: list[Entry], met: dict[frozenset[int], list[in
 
 
 def _club(flag: str, ns: list[Entry], ew: list[Entry], clubs: dict[int, str], number: int) -> str:
-    names = {"a": _name(ns), "b": _name(ew), "club": clubs.get(ns[0].club_id or 0, "")}
+    names = {"a": _name(ns), "b": _name(ew), "club": quoted(clubs.get(ns[0].club_id or 0, ""))}
     if flag == "same_club":
-        return _("%(a)s and %(b)s are both of the club «%(club)s». Avoidance is strict in this "
+        return _("%(a)s and %(b)s are both of the club %(club)s. Avoidance is strict in this "
                  "round, and fewer same-club tables were impossible without a rematch."
                  ) % names  # fmt: skip
     if flag == "same_club_kept":
-        return _("%(a)s and %(b)s are both of the club «%(club)s». Avoidance is among equals: "
+        return _("%(a)s and %(b)s are both of the club %(club)s. Avoidance is among equals: "
                  "every pairing with fewer same-club tables had larger score differences."
                  ) % names  # fmt: skip
-    return _("%(a)s and %(b)s are both of the club «%(club)s»: club avoidance is off in round "
+    return _("%(a)s and %(b)s are both of the club %(club)s: club avoidance is off in round "
              "%(n)s.") % {**names, "n": number}  # fmt: skip

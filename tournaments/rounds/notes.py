@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.inputs import quoted
 from tournaments.models import Entry
 
 TOLD_ELSEWHERE = re.compile(r"^(Table \d+|Bye): ")
@@ -52,7 +53,7 @@ def in_words(notes: Iterable[str]) -> list[str]:
     names = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "name")) if ids else {}
 
     def name(value: str) -> str:
-        return f"«{names.get(int(value), value)}»"
+        return quoted(names.get(int(value), value))
 
     said = []
     for note in notes:

@@ -135,10 +135,20 @@ class RoundView(ManageView):
             byes=[p for p in pairings if not p.table],
             referees=_referees(tables),
             entries=[pl.entry for p in pairings for pl in p.places.all()],
+            swap_with=_swap_with(pairings),
             status_url=reverse("tournaments:manage_round_status", args=[pk, number]),
             open_tables=open_tables, standings_url=standings_url(pk, number),
             override=pairing_override(round_), notes=round_notes.in_words(round_.notes),
         )  # fmt: skip
+
+
+def _swap_with(pairings: list[Pairing]) -> int | None:
+    """The entry the swap's second select starts at: the first of another table than the first
+    select's entry (both started at the first entry, a swap with itself)."""
+    places = [(p.pk, pl.entry_id) for p in pairings for pl in p.places.all()]
+    if not places:
+        return None
+    return next((entry for table, entry in places if table != places[0][0]), None)
 
 
 class RoundStatusView(ManageView):

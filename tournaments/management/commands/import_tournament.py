@@ -19,6 +19,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from config.inputs import quoted
 from tournaments import archive
 from tournaments.archive import review
 from tournaments.archive.matching import CONFLICT, FEDERATION, NAME_CLUB, NEW
@@ -66,7 +67,7 @@ class Command(BaseCommand):
         for note in tournament.archive_notes:
             self.stderr.write(note)
         self.stdout.write(f"{tournament.pk}")
-        self.stderr.write(f"Imported as tournament {tournament.pk} «{tournament.name}» "
+        self.stderr.write(f"Imported as tournament {tournament.pk} {quoted(tournament.name)} "
                           "(private and unrated).")  # fmt: skip
 
     def _user(self, name: str | None) -> Any:
@@ -83,7 +84,7 @@ class Command(BaseCommand):
 
     def _show(self, players: list[dict[str, Any]], replaces: Tournament | None) -> None:
         if replaces is not None:
-            self.stderr.write(f"Restores over tournament {replaces.pk} «{replaces.name}».")
+            self.stderr.write(f"Restores over tournament {replaces.pk} {quoted(replaces.name)}.")
         found = review.counts(players)
         self.stderr.write(f"{len(players)} players: " + ", ".join(
             f"{found[key]} {SAYS[key]}" for key in (FEDERATION, NAME_CLUB, NEW, CONFLICT)))

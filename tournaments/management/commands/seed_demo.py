@@ -4,10 +4,10 @@
   round 4: rounds 1–3 confirmed and finished (standings snapshots), round 4 published with
   most tables confirmed, three in progress, one protocol submitted and waiting for confirmation
   (the captain's PIN is ``2468``) and one table that has not recorded a deal yet; a yellow card.
-- «Личный турнир «Осенний дубль»» — individual, 12 players with partners drawn every round,
+- Личный турнир «Осенний дубль» — individual, 12 players with partners drawn every round,
   5 rounds, finished and closed.
-- «Клубный вечер «Козёл»» — the ``kozel`` preset, 4 pairs, round robin, 3 rounds, finished.
-- «Вечер «Пятёрки»» — the ``muggins`` preset (RULES.md sections 15–23), 7 players each for
+- Клубный вечер «Козёл» — the ``kozel`` preset, 4 pairs, round robin, 3 rounds, finished.
+- Вечер «Пятёрки» — the ``muggins`` preset (RULES.md sections 15–23), 7 players each for
   himself (a table of four and a table of three), Swiss, 3 rounds, finished; every deal
   recorded move by move.
 
@@ -36,6 +36,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts import roles
+from config.inputs import quoted
 from rules.fives import FivesRules
 from rules.simulate import play_fives_match, play_match
 from scoring import services as scoring
@@ -176,13 +177,13 @@ class Command(BaseCommand):
             tournament.organisers.add(users["organiser"])
             self._appoint_chief(tournament, users)
             state = "created" if name in built else "exists"
-            self.stdout.write(f"  [{state}] «{name}» — /tournaments/{tournament.pk}/")
+            self.stdout.write(f"  [{state}] {quoted(name)} — /tournaments/{tournament.pk}/")
         # the club's season of the public evenings, and everybody's rating from their matches
         season, made = Season.objects.get_or_create(name=SEASON_NAME)
         season.tournaments.add(*Tournament.objects.filter(name__in=DEMO_TOURNAMENTS, public=True))
         rated = ratings.recompute()
         state = "created" if made else "exists"
-        self.stdout.write(f"  [{state}] «{SEASON_NAME}» — /seasons/{season.pk}/; "
+        self.stdout.write(f"  [{state}] {quoted(SEASON_NAME)} — /seasons/{season.pk}/; "
                           f"ratings from {rated} matches — /ratings/")  # fmt: skip
         self.stdout.write(f"Demo accounts (password for each: {DEMO_PASSWORD}):")
         for username, _first, _last, role in DEMO_ACCOUNTS:

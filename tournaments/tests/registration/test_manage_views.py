@@ -4,6 +4,7 @@ JSON, review actions, publication, the printable table list and the public round
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -125,3 +126,13 @@ def test_the_header_links_each_role_to_its_pages(client, organiser, referee) -> 
     client.force_login(referee)
     html = client.get("/").content.decode()
     assert 'id="nav-manage"' not in html and 'href="/matches/" id="nav-matches"' in html
+
+
+def test_the_availability_box_is_labelled_on_the_page(client, organiser, tournament) -> None:
+    # the «Участие» column showed a bare number box: a label only a screen reader heard
+    Tournament.objects.filter(pk=tournament.pk).update(rounds=5)
+    tournament.entries.create(name="Дубль", seed=1)
+    client.force_login(organiser)
+    html = client.get(f"/manage/{tournament.pk}/entries/").content.decode()
+    cell = html.split("/absence/", 1)[1].split("</form>", 1)[0]
+    assert re.search(r'<label[^>]*>\s*тур\s*<input type="number" name="round_number"', cell)

@@ -111,3 +111,46 @@ def test_an_organiser_sets_up_a_muggins_evening_each_for_himself_and_pairs_round
         assert not errors, errors
     finally:
         context.close()
+
+
+#: the width left for the chosen option's text in each select: the box less its padding and
+#: the arrow; a list of «name: text» for those whose text is wider
+CUT_SELECTS = """(names) => {
+    const ctx = document.createElement("canvas").getContext("2d");
+    return names.flatMap((name) => {
+        const select = document.querySelector(`select[name="${name}"]`);
+        const style = getComputedStyle(select);
+        ctx.font = style.font;
+        const room = select.clientWidth - parseFloat(style.paddingLeft)
+            - parseFloat(style.paddingRight) - 24;
+        const text = select.selectedOptions[0].text;
+        return ctx.measureText(text).width > room ? [`${name}: ${text}`] : [];
+    });
+}"""
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+@pytest.mark.django_db(transaction=True)
+def test_the_format_and_round_1_selects_show_their_choice_whole_on_a_phone(
+    browser: Any, live_server: Any, tournament: Tournament, language: str
+) -> None:
+    # a select shows only its chosen option: «по посеву (верхняя половина против нижней)» and
+    # «Каждый сам за себя (трое или четверо за столом)» were cut at 360 px
+    Tournament.objects.filter(pk=tournament.pk).update(format=Tournament.Format.FREE_FOR_ALL,
+                                                       rules_preset="muggins")  # fmt: skip
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    try:
+        page = context.new_page()
+        log_in(page, live_server.url, "org", "/manage/new/")
+        cut = page.evaluate(CUT_SELECTS, ["format", "first_round"])
+        page.select_option("#id_format", "individual")
+        cut += page.evaluate(CUT_SELECTS, ["format"])
+        page.goto(f"{live_server.url}/manage/{tournament.pk}/setup/")
+        cut += page.evaluate(CUT_SELECTS, ["format", "first_round"])
+        assert cut == []
+        # what the short names mean is said under the field
+        note = page.locator("#id_first_round").locator("xpath=..").locator(".meta").inner_text()
+        assert note.startswith("По посеву" if language == "ru" else "By seed")
+    finally:
+        context.close()

@@ -1,7 +1,11 @@
-import pytest
-from django.contrib.auth.models import User
+import datetime
+import re
 
-from tournaments.models import Entry
+import pytest
+from django.contrib.auth.models import Group, User
+
+from accounts import roles
+from tournaments.models import Entry, Tournament
 from tournaments.tests.factories import EntryFactory, PlayerFactory, TournamentFactory
 
 pytestmark = pytest.mark.django_db
@@ -62,3 +66,28 @@ def test_tournament_api_lists_public_tournaments(client) -> None:
     TournamentFactory(name="Закрытый", public=False)
     data = client.get("/api/v1/tournaments/").json()
     assert [t["name"] for t in data["results"]] == ["Открытый"]
+
+
+def test_home_lists_running_then_coming_then_finished_tournaments_by_date(client) -> None:
+    # created in an order unlike the dates: the page came in the database's order
+    finished, running, coming = Tournament.Status.FINISHED, Tournament.Status.RUNNING, None
+    day = datetime.date
+    for name, start, status in [
+        ("Осень", day(2026, 10, 3), finished), ("Весна", day(2027, 4, 1), coming),
+        ("Зима", day(2026, 12, 5), finished), ("Без даты", None, coming),
+        ("Сейчас", day(2027, 1, 10), running), ("Январь", day(2027, 1, 20), coming),
+    ]:  # fmt: skip
+        TournamentFactory(name=name, start_date=start,
+                          status=status or Tournament.Status.REGISTRATION)  # fmt: skip
+    html = client.get("/").content.decode()
+    shown = re.findall(r'class="card-title">([^<]+)</a>', html)
+    assert shown == ["Сейчас", "Январь", "Весна", "Без даты", "Зима", "Осень"]
+
+
+def test_the_new_tournament_form_says_who_sees_a_tournament_not_public(client) -> None:
+    organiser = User.objects.create_user("org", password="x")
+    organiser.groups.add(Group.objects.get(name=roles.ORGANISER))
+    client.force_login(organiser)
+    html = client.get("/manage/new/").content.decode()
+    field = html.split('id="id_public"', 1)[1].split("</p>", 1)[0]
+    assert "Только открытый турнир виден на главной странице" in field

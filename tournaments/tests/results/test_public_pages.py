@@ -195,6 +195,8 @@ def test_player_page_lists_every_match_with_partner_opponents_and_deals(client, 
     assert reverse("scoring:sheet", args=[match.pk]) in html
     # the deals of round 1: won, lost, won
     assert html.count('<tr class="ours">') == 2 and html.count('<tr class="theirs">') == 1
+    # a deal is «раздача»; «партия» is the match (the column said «Партия»)
+    assert "<thead><tr><th>Раздача</th>" in html and "<th>Партия</th>" not in html
 
 
 def test_player_of_a_bye_round_sees_the_bye(client, event):

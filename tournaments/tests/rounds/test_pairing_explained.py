@@ -5,6 +5,7 @@ opponent with the round they met. Real pairing algorithms, real pages over HTTP.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from django.conf import settings
 from django.test import Client
 
 from tournaments import pairing, rounds
-from tournaments.models import Entry, Pairing, Round, Tournament
+from tournaments.models import Entry, Pairing, PairingEntry, Round, Tournament
 from tournaments.pairing import RoundPairing
 from tournaments.tests.builders import play_round
 from tournaments.tests.conftest import add_pairs
@@ -156,3 +157,36 @@ def test_repeated_opponents_of_the_individual_format_are_named(
     assert "No seating with fewer repeated opponents was found" in html
     html = page(organiser, tournament, 2, "ru")
     assert "уже были соперниками, в туре 1." in html
+
+
+def test_a_club_whose_name_has_quotes_is_not_quoted_again(
+    tournament: Tournament, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    # the page said «оба из клуба «Клуб «Тульский дубль»»»: a name with quotation marks of its
+    # own is named as it is, any other in «»
+    entries = six_pairs_after_round_one(tournament)
+    club = entries[0].club
+    assert club is not None
+    club.name = "Клуб «Тульский дубль»"
+    club.save()
+    pair(organiser, tournament, django_capture_on_commit_callbacks)
+    html = page(organiser, tournament, 2, "ru")
+    assert "оба из клуба Клуб «Тульский дубль». " in html
+    assert "«Клуб «" not in html and "»»" not in html
+    other = {e.club.name for e in entries if e.club_id != club.pk}.pop()  # type: ignore[union-attr]
+    assert f"оба из клуба «{other}»" in html
+
+
+def test_the_swap_starts_with_two_entries_of_different_tables(
+    tournament: Tournament, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    # both selects started at the first entry: «Swap» as shown swapped an entry with itself
+    six_pairs_after_round_one(tournament)
+    round_ = pair(organiser, tournament, django_capture_on_commit_callbacks)
+    html = page(organiser, tournament, 2, "ru")
+    form = html.split('id="swap-form"', 1)[1].split("</form>", 1)[0]
+    first = re.search(r'id="swap-a"><option value="(\d+)"', form)
+    second = re.findall(r'<option value="(\d+)" selected>', form.split('id="swap-b"', 1)[1])
+    assert first and len(second) == 1
+    tables = {pl.entry_id: pl.pairing_id for pl in PairingEntry.objects.filter(round=round_)}
+    assert tables[int(first[1])] != tables[int(second[0])]

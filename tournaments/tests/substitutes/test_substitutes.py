@@ -5,6 +5,7 @@ nobody else may set one, and bad input changes nothing."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -142,6 +143,7 @@ def test_nobody_else_may_set_or_remove_one(client, organiser, other_organiser, e
 
 def test_the_organisers_page(client, organiser, event) -> None:
     t = event["e"][0].tournament
+    User.objects.filter(pk=organiser.pk).update(first_name="Ольга", last_name="Устроева")
     client.force_login(organiser)
     page = client.get(f"/manage/{t.pk}/rounds/1/").content.decode()
     assert f"/manage/{t.pk}/substitutes/?round=1" in page
@@ -155,6 +157,8 @@ def test_the_organisers_page(client, organiser, event) -> None:
         "replaced": event["out"].pk, "player": event["reserve"].pk, "from_round": 1,
         "scope": "one", "reason": "заболел"}, follow=True).content.decode()  # fmt: skip
     assert 'id="substitutes"' in done and "Запасной" in done
+    # who set it is named, not shown by the login (the list said «org»)
+    assert "Ольга Устроева" in done and not re.search(r'class="meta">\s*org\b', done)
     row = Substitute.objects.get()
     assert row.to_round == 1
     client.post(f"/manage/{t.pk}/substitutes/{row.pk}/remove/")
