@@ -1,4 +1,5 @@
-"""The login page (failed attempts limited by ``accounts.lockout``) and the account pages: the
+"""The login page (failed attempts limited by ``accounts.lockout``; after it the user lands
+where his work is, ``accounts.landing``) and the account pages: the
 user's API tokens with a revoke button each, and the password change (which revokes them all,
 ``accounts.tokens``)."""
 
@@ -16,12 +17,17 @@ from django.views import View
 from django.views.generic import TemplateView
 
 from accounts import tokens
+from accounts.landing import landing
 from accounts.lockout import LoginForm
 
 
 class LoginView(auth_views.LoginView):
     template_name = "registration/login.html"
     authentication_form = LoginForm
+
+    def get_default_redirect_url(self) -> str:
+        """Without a safe ``?next=``: where the user's work is (``accounts.landing``)."""
+        return landing(self.request.user)
 
 
 class AccountView(LoginRequiredMixin, TemplateView):

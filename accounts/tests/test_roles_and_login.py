@@ -62,3 +62,37 @@ def test_wrong_password_shows_a_translated_error(client) -> None:
 
 def test_logout_by_get_is_refused(client) -> None:
     assert client.get("/logout/").status_code == 405
+
+
+@pytest.mark.parametrize(("groups", "superuser", "lands"), [
+    ([roles.REFEREE], False, "/matches/?mine=1"),  # his tables
+    ([roles.CHIEF_REFEREE], False, "/matches/?status=submitted"),  # what waits for him
+    ([roles.ORGANISER], False, "/manage/"),  # his tournaments
+    ([roles.REFEREE, roles.CHIEF_REFEREE], False, "/matches/?status=submitted"),
+    ([roles.CHIEF_REFEREE, roles.ORGANISER], False, "/manage/"),
+    ([], True, "/manage/"),  # a superuser holds every role
+    ([], False, "/"),  # a player or spectator with an account
+])  # fmt: skip
+def test_after_signing_in_each_lands_where_his_work_is(client, groups, superuser, lands) -> None:
+    user = User.objects.create_user("someone", password="demo12345", is_superuser=superuser)
+    user.groups.set(Group.objects.filter(name__in=groups))
+    response = client.post("/login/", {"username": "someone", "password": "demo12345"})
+    assert (response.status_code, response.headers["Location"]) == (302, lands)
+    assert client.get(lands).status_code == 200
+
+
+def test_a_safe_next_still_wins_and_an_unsafe_one_is_ignored(client) -> None:
+    user = User.objects.create_user("ref", password="demo12345")
+    user.groups.add(Group.objects.get(name=roles.REFEREE))
+    form = {"username": "ref", "password": "demo12345"}
+    response = client.post("/login/?next=/ratings/", form)
+    assert response.headers["Location"] == "/ratings/"
+    client.logout()
+    response = client.post("/login/?next=https://elsewhere.example/", form)
+    assert response.headers["Location"] == "/matches/?mine=1"
+
+
+def test_the_headers_sign_in_link_comes_back_to_the_page_except_from_home(client) -> None:
+    # from the home page «next=/» would have sent everyone back home, past their work
+    assert 'href="/login/"' in client.get("/").content.decode()
+    assert 'href="/login/?next=/ratings/"' in client.get("/ratings/").content.decode()

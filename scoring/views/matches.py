@@ -1,5 +1,5 @@
-"""The list of matches (the desk sees those it oversees, a referee their own) and the new-match
-form."""
+"""The list of matches (the desk sees those it oversees, a referee their own), grouped by event
+and round with its filters (``scoring.listing``), and the new-match form."""
 
 from __future__ import annotations
 
@@ -8,29 +8,29 @@ from typing import Any
 
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
-from django.db.models import Case, When
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views import View
 
-from scoring import selectors, services
+from scoring import services
 from scoring.errors import ScoringError
 from scoring.forms import MatchForm
+from scoring.listing import Filters, listing
 from scoring.models import Match
 
 
 class MatchListView(LoginRequiredMixin, View):
     def get(self, request: HttpRequest) -> HttpResponse:
-        queryset = services.overseen_matches(request.user, selectors.matches())
-        # what needs someone now comes first: waiting for confirmation, in play, not started
-        waiting = Case(
-            When(status=Match.Status.SUBMITTED, then=0), When(status=Match.Status.IN_PLAY, then=1),
-            When(status=Match.Status.DRAFT, then=2), default=3,
-        )  # fmt: skip
-        queryset = queryset.order_by(waiting, "-created_at", "-pk")
-        context = {"matches": queryset[:100], "can_create": services.can_create(request.user),
-                   # the desk's queue is re-read when a protocol of its events changes
-                   "live": services.is_desk(request.user)}  # fmt: skip
+        filters = Filters.read(request.GET)
+        desk = services.is_desk(request.user)
+        query = filters.query()
+        context = {
+            "listing": listing(request.user, filters), "statuses": Match.Status.choices,
+            "can_create": services.can_create(request.user),
+            # the desk's queue is re-read when a protocol of its events changes
+            "live": desk, "desk": desk,
+            "fragment_url": f"{request.path}?{query}{'&' if query else ''}fragment=1",
+        }  # fmt: skip
         if request.GET.get("fragment"):
             return render(request, "scoring/_match_list.html", context)
         return render(request, "scoring/match_list.html", context)
