@@ -16,6 +16,7 @@ def test_home_is_russian_and_switches_to_english(browser, live_server) -> None:
         assert page.locator("h1").inner_text() == "Открытые турниры"
         assert page.locator(".brand").inner_text() == "Домино: протокол и турнир"
 
+        page.click("#menu-button")  # on a phone the switch is in the header's menu
         with page.expect_navigation():
             page.select_option("#language-select", "en")  # the script submits on change
         assert page.locator("h1").inner_text() == "Public tournaments"

@@ -1,7 +1,8 @@
 """No page is wider than a 360 px phone: on the demo data, in Russian and English, as a
 spectator, a referee and the organiser. A wide table scrolls inside its own box; the page
 itself never scrolls sideways (it did on the tournament page, 383 px, the dashboard, 411 px,
-the entries, 820 px, the organiser's round page, 715 px, and the referee's sheet, 389 px).
+the entries, 820 px, the organiser's round page, 715 px, and the referee's sheet, 389 px). The
+list of matches is at most three screens tall (the chief's was 7,856 px).
 Tie-breaks are shown by name, not by id (the dashboard showed «match_points, buchholz»).
 
 Every page of the scoring side, as each role opens it on a 360×740 phone, also shows its main
@@ -49,6 +50,9 @@ PAGES = {
 }  # fmt: skip
 #: pages the role may not open: the refusal page must fit too
 REFUSED = {("referee", "/manage/{t}/")}
+#: pages no taller than this on the phone: the list of matches was one flat list of every match
+#: (7,856 px for the chief on the demo; grouped by event and round, 1,563)
+TALLEST = {"/matches/": 3 * PHONE["height"]}
 #: the main action of a page, which must be on the page and reachable within the phone's width
 MAIN = {
     "/login/": "main form button[type=submit]", "/manage/new/": "#save-setup",
@@ -119,6 +123,9 @@ def test_no_page_is_wider_than_a_phone(browser: Any, live_server: Any, language:
                 width = page.evaluate("document.documentElement.scrollWidth")
                 if width > PHONE["width"] or page.evaluate(WIDER):
                     problems.append(f"{user} {url}: {width} px {page.evaluate(WIDER)}")
+                height = page.evaluate("document.documentElement.scrollHeight")
+                if path in TALLEST and height > TALLEST[path]:
+                    problems.append(f"{user} {url}: {height} px tall")
         finally:
             context.close()
     assert problems == []

@@ -8,6 +8,29 @@ document.addEventListener("DOMContentLoaded", function () {
     button.hidden = true;
     select.addEventListener("change", function () { form.submit(); });
   }
+  // The header's menu on a phone: one button shows and hides the links, its aria-expanded
+  // saying which; Escape closes it and gives the focus back to the button. The CSS folds the
+  // links only once this has run (.js-menu), so without JavaScript they are simply shown.
+  var header = document.querySelector(".site-header");
+  var menuButton = document.getElementById("menu-button");
+  var menu = document.getElementById("site-menu");
+  if (header && menuButton && menu) {
+    var setOpen = function (open) {
+      menu.classList.toggle("open", open);
+      menuButton.setAttribute("aria-expanded", open ? "true" : "false");
+    };
+    header.classList.add("js-menu");
+    menuButton.hidden = false;
+    menuButton.addEventListener("click", function () {
+      setOpen(menuButton.getAttribute("aria-expanded") !== "true");
+    });
+    header.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && menu.classList.contains("open")) {
+        setOpen(false);
+        menuButton.focus();
+      }
+    });
+  }
   // <form data-confirm="question">: ask before sending (delegated: a page may redraw its forms)
   document.addEventListener("submit", function (event) {
     var f = event.target;

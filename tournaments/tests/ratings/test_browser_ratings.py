@@ -54,6 +54,7 @@ def test_a_finished_round_moves_the_ratings_and_the_season_in_the_browser(
         page = phone.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(f"{live_server.url}/")
+        page.click("#menu-button")  # on a phone the links are in the header's menu
         with page.expect_navigation():
             page.click("#nav-ratings")
         rows = page.locator("#rating-list tbody tr")
