@@ -138,6 +138,7 @@ def test_referee_records_a_sports_match_by_tiles_then_the_chief_confirms(
         assert Match.objects.get(pk=match.pk).status == Match.Status.SUBMITTED
         assert page.locator("#confirm-form").count() == 0  # the submitter cannot confirm
 
+        page.click("#menu-button")  # on a phone «Выйти» is in the header's menu
         page.click("form[action='/logout/'] button")
         log_in(page, live_server.url, "chief", f"/matches/{match.pk}/confirm/")
         with page.expect_navigation():
