@@ -15,6 +15,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from config.inputs import BadJSON, load_json
+from rules.games import at_table
+from scoring.rules_words import GAME_NAMES
 from scoring.sheet import seat_label, side_label
 
 RESULT_CHOICES = [
@@ -296,10 +298,7 @@ class MatchForm(forms.Form):
     #: given when the form is drawn: the same form sent twice creates one match
     client_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
     rules_preset = forms.ChoiceField(label=_("Rules"), initial="sport", choices=[
-        ("sport", _("Sports domino")), ("kozel", _("Kozel")),
-        ("morskoy", _("Morskoy kozel")), ("international", _("International")),
-        ("muggins", _("Muggins (fives)")), ("fives", _("Fives")),
-    ])
+        (name, label) for name, label in GAME_NAMES.items() if at_table(name)])
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

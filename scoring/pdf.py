@@ -94,7 +94,7 @@ def protocol_pdf(sheet: Sheet) -> bytes:
     facts = list(sheet.facts)
     if sheet.table:
         facts.append((_("Table"), sheet.table))
-    facts += [(_("Rules"), sheet.preset), (_("Status"), sheet.status_label),
+    facts += [(_("Rules"), sheet.rules_words), (_("Status"), sheet.status_label),
               (_("Match"), "№ " + str(sheet.match_id))]
     head.append(Paragraph(" · ".join(f"{_esc(k)}: <b>{_esc(v)}</b>" for k, v in facts),
                           st["base"]))

@@ -14,6 +14,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from scoring.rules_words import rules_words
+
 #: How many empty rows a blank protocol gets when the match does not end after a fixed number
 #: of deals (kozel, morskoy …): a page of rows the referee can fill by hand.
 OPEN_ENDED_ROWS = 16
@@ -98,6 +100,8 @@ class Sheet:
     label: str
     table: str
     preset: str
+    #: the game by its name and the knobs the match changed, in words (``scoring.rules_words``)
+    rules_words: str
     status: str
     status_label: str
     seats: list[SeatLine]
@@ -239,6 +243,7 @@ def build_sheet(match: Any, deals: Iterable[Any], url: str = "",
         label=match.label,
         table=match.table,
         preset=rules.preset,
+        rules_words=rules_words(rules.preset, match.rules_options),
         status=match.status,
         status_label=str(match.get_status_display()),
         seats=seat_lines,

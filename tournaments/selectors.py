@@ -4,6 +4,9 @@
                                      and referees prefetched (the round pages, the API, the hall)
     entry_ratings(tournament)        each entry's rating today, from its players' club ratings
                                      (registration shows it; round 1 may be seeded by it)
+    imported_ratings(tournament)     each entry's imported rating: its players' ``Player.rating``
+                                     (the CSV import's column, or the player's record)
+    by_rating(entries, club, imported)  the order round 1 is seeded in by rating
     lineups(**filters) -> Lineups    who played for each entry in each round: its players with
                                      the substitutes in (one query); the seats, the players'
                                      standings, a player's page and the ratings all ask here
@@ -83,6 +86,35 @@ def entry_ratings(tournament: Tournament) -> dict[int, EntryRating]:
             (mu - 3 * sigma) * DISPLAY_SCALE, len(rated), len(ids),
         )  # fmt: skip
     return result
+
+
+def imported_ratings(tournament: Tournament) -> dict[int, int]:
+    """Each entry with a player whose rating was given (the CSV import's ``rating`` column, or
+    the player's record): the mean of those given, in the list's own scale (one query)."""
+    given: dict[int, list[int]] = defaultdict(list)
+    rows = Entry.players.through.objects.filter(entry__tournament=tournament,
+                                                player__rating__isnull=False)  # fmt: skip
+    for entry_id, rating in rows.values_list("entry_id", "player__rating"):
+        given[entry_id].append(rating)
+    return {entry_id: round(sum(values) / len(values)) for entry_id, values in given.items()}
+
+
+def by_rating(entries: Sequence[Entry], club: dict[int, EntryRating],
+              imported: dict[int, int]) -> list[Entry]:
+    """``entries`` in the order round 1 is seeded in by rating: those with a club rating first
+    (by its conservative value), then those with an imported rating only (by it), then the
+    rest in their seed order. The two ratings are on different scales, so neither is compared
+    with the other: a club rating is what this site measured, and comes first."""
+
+    def key(entry: Entry) -> tuple[int, float, int, int]:
+        tie = (entry.seed or 10**9, entry.pk)
+        if entry.pk in club:
+            return (0, -club[entry.pk].conservative, *tie)
+        if entry.pk in imported:
+            return (1, -imported[entry.pk], *tie)
+        return (2, 0, *tie)
+
+    return sorted(entries, key=key)
 
 
 @dataclass

@@ -42,7 +42,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # template filters of the tournaments' pages
     "tournaments.templatetags": INPUTS,
     # the concerns, innermost first
-    "tournaments.registration": ("rules", "accounts", *SHARED),
+    # scoring for the words of the rules (``scoring.rules_words``), which the sheet shows too
+    "tournaments.registration": ("rules", "accounts", "scoring", *SHARED),
     "tournaments.results": ("rules", "accounts", "scoring", *SHARED, *PURE),
     "tournaments.ratings": ("rules", "scoring", *SHARED),
     "tournaments.seasons": ("rules", "accounts", "scoring", *SHARED, *PURE,

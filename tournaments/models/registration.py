@@ -184,7 +184,8 @@ class Tournament(models.Model):
     )  # fmt: skip
     seed_by_rating = models.BooleanField(
         _("seed round 1 and order entries by rating"), default=False,
-        help_text=_("The players' club rating (recomputed from every confirmed match)."),
+        help_text=_("The players' club rating (recomputed from every confirmed match); "
+                    "entries without one by the rating their players were imported with."),
     )  # fmt: skip
 
     class Meta:

@@ -10,6 +10,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from accounts.roles import CHIEF_REFEREE
+from scoring.rules_words import game_name
 from tournaments import formats
 from tournaments.models import TIE_BREAKS, Club, Entry, Tournament
 from tournaments.models.registration import default_tie_breaks
@@ -74,7 +75,7 @@ class TournamentForm(forms.ModelForm):
         names = presets or rules_form.table_presets()
         self.fields["rules_preset"] = forms.ChoiceField(
             label=_("Rules preset"),
-            choices=[(p, rules_form.PRESET_NAMES.get(p, p)) for p in names],
+            choices=[(p, game_name(p)) for p in names],
             help_text=_("The knobs below take the preset's values when it is chosen."),
         )  # fmt: skip
         rules_form.add_knob_fields(self)
@@ -148,12 +149,11 @@ class TournamentForm(forms.ModelForm):
         except formats.SetupProblem as problem:
             message = problem.message(lang)
             if problem.code == "format_preset":  # the presets by their names, not identifiers
-                names = rules_form.PRESET_NAMES
                 message = _("The format «%(format)s» cannot be played with the rules "
                             "«%(preset)s»; it can with: %(allowed)s.") % {
                     "format": dict(Tournament.Format.choices).get(data["format"], data["format"]),
-                    "preset": names.get(preset, preset),
-                    "allowed": ", ".join(f"«{names.get(p, p)}»"
+                    "preset": game_name(preset),
+                    "allowed": ", ".join(f"«{game_name(p)}»"
                                          for p in formats.ALLOWED[data["format"]])}
             self.add_error(problem.field if problem.field in self.fields else "rules_preset",
                            message)  # fmt: skip

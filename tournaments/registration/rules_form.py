@@ -2,10 +2,11 @@
 every knob of that preset with its label, allowed range and choices in words.
 
 The knob table is the engine's (``rules.catalogue()`` and ``rules.fives.fives_catalogue()``:
-type, bounds, choices, a Russian and an English label); the words for each choice and for each
-tie-break are kept here, translated by Django, because the engine names choices by identifiers
-(``winner_takes_losers``). The form stores what the setup always stored: the preset and the
-knobs whose value differs from the preset's (``rules_options``).
+type, bounds, choices, a Russian and an English label); the words for each game, knob and
+choice are ``scoring.rules_words`` (every page that shows rules shows the same words), those for
+each tie-break are kept here, translated by Django, because the engine names choices by
+identifiers (``winner_takes_losers``). The form stores what the setup always stored: the preset
+and the knobs whose value differs from the preset's (``rules_options``).
 
 A knob field is named ``<engine>_<knob>`` (``classic_target``, ``fives_target``): the two
 engines share knob names with different choices and bounds, and a page shows the fields of the
@@ -15,60 +16,17 @@ not fields.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from typing import Any
 
 from django import forms
-from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from rules import catalogue
 from rules.fives import fives_catalogue
 from rules.games import FIVES, at_table, judge_of
+from scoring.rules_words import CHOICES, GAME_NAMES, knob_label
 from tournaments.formats import FORMAT_KNOBS
-
-#: the presets in words, in the order of the choice
-PRESET_NAMES = {
-    "sport": _("Sports domino"), "kozel": _("Kozel"), "morskoy": _("Morskoy kozel"),
-    "international": _("International"), "muggins": _("Muggins (fives)"), "fives": _("Fives"),
-}  # fmt: skip
-
-#: each choice of a knob in words
-CHOICES: dict[str, Any] = {
-    "winner_takes_losers": _("the winners write the losers' pips"),
-    "winner_takes_all": _("the winners write everyone's pips"),
-    "losers_record_own": _("each loser writes his own pips («козёл»)"),
-    "same": _("in full, as usual"),
-    "difference": _("the difference"),
-    "eggs": _("carried to the next deal («яйца»)"),
-    "void": _("does not count"),
-    "opening": _("only to open the record"),
-    "always": _("always"),
-    "discard": _("is lost"),
-    "hang": _("hangs until the next deal"),
-    "deals": _("after a fixed number of deals"),
-    "target_wins": _("first to the target wins"),
-    "target_loses": _("first to the target loses («козёл»)"),
-    "draw": _("a draw"),
-    "extra_deal": _("play on until it breaks"),
-    "seat_N": _("North"), "seat_E": _("East"), "seat_S": _("South"), "seat_W": _("West"),
-    "ladder": _("by the ladder of doubles"),
-    "any": _("anyone"),
-    "rotate": _("in turn"),
-    "winner": _("the winner"),
-    "none": _("none"),
-    "first_double": _("the first double («крест»)"),
-    "all_arms": _("every arm counts"),
-    "played_arms": _("only arms with a tile"),
-    "nearest": _("to the nearest"),
-    "down": _("down"),
-    "up": _("up"),
-    "move": _("after every move"),
-    "deal": _("once the deal is scored"),
-    "write_off": _("the losers write their hands off («Телефон»)"),
-    "bonus": _("the winner takes the opponents' hands"),
-}
 
 #: each tie-break's one-line explanation (its name is ``TIE_BREAKS``)
 TIE_BREAK_HELP: dict[str, Any] = {
@@ -87,8 +45,6 @@ TIE_BREAK_HELP: dict[str, Any] = {
 }
 
 ENGINES = ("classic", "fives")
-NULL_NOTE = re.compile(r"\s*\(null\s*[:—-]\s*([^)]*)\)")
-ENGINE_NOTE = re.compile(r"\s*\((?:end|конец): [^)]*\)")
 
 
 def engine_of(preset: str) -> str:
@@ -97,8 +53,8 @@ def engine_of(preset: str) -> str:
 
 def table_presets() -> list[str]:
     """The presets a tournament may pick: the registry's games the score sheet records
-    (``rules.games.at_table``), in the order of ``PRESET_NAMES``."""
-    return [name for name in PRESET_NAMES if at_table(name)]
+    (``rules.games.at_table``), in the order of ``scoring.rules_words.GAME_NAMES``."""
+    return [name for name in GAME_NAMES if at_table(name)]
 
 
 @cache
@@ -126,17 +82,8 @@ def field_name(engine: str, knob: str) -> str:
     return f"{engine}_{knob}"
 
 
-def _label(knob: dict[str, Any]) -> tuple[str, str]:
-    """The knob's label in the page's language, and what an empty field means (if it may be
-    empty), both without the identifiers the engine's labels carry."""
-    text = knob["en" if (get_language() or "ru").startswith("en") else "ru"]
-    empty = NULL_NOTE.search(text)
-    text = ENGINE_NOTE.sub("", NULL_NOTE.sub("", text))
-    return text, (empty[1] if empty else "")
-
-
 def knob_field(knob: dict[str, Any]) -> forms.Field:
-    label, empty = _label(knob)
+    label, empty = knob_label(knob)
     if knob["type"] == "bool":
         return forms.BooleanField(label=label, required=False)
     if knob["type"] == "int":

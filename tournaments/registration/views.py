@@ -46,7 +46,7 @@ from tournaments.registration.forms import (
     ImportForm,
     TournamentForm,
 )
-from tournaments.selectors import entry_ratings
+from tournaments.selectors import by_rating, entry_ratings, imported_ratings
 
 
 def _catalogue_rows() -> dict[str, Any]:
@@ -201,15 +201,15 @@ class EntriesView(ManageView):
     ) -> HttpResponse:  # fmt: skip
         tournament = selectors.tournament_with_entries(Tournament.objects.filter(pk=pk)).get()
         entries = list(tournament.entries.all())
-        # the rating each entry would have today (its players' club ratings): shown, and the
-        # order of the list when round 1 is seeded by rating
-        today = entry_ratings(tournament)
+        # the rating each entry would have today (its players' club ratings) and the one its
+        # players were imported with: both shown, and the order of the list when round 1 is
+        # seeded by rating
+        today, imported = entry_ratings(tournament), imported_ratings(tournament)
         for entry in entries:
             entry.rating_today = today.get(entry.pk)  # type: ignore[attr-defined]
+            entry.rating_imported = imported.get(entry.pk)  # type: ignore[attr-defined]
         if tournament.seed_by_rating:
-            entries.sort(key=lambda e: (e.pk not in today,
-                                        -today[e.pk].conservative if e.pk in today else 0,
-                                        e.seed or 10**9, e.pk))  # fmt: skip
+            entries = by_rating(entries, today, imported)
         absent = {}
         rows = EntryAbsence.objects.filter(entry__tournament_id=pk)
         for entry_id, number in rows.values_list("entry_id", "round_number"):

@@ -67,14 +67,12 @@ def _available(tournament: Tournament, number: int, excluded: set[int]) -> list[
 
 def seed_by_rating(tournament: Tournament, entries: list[Entry]) -> None:
     """With the tournament's ``seed_by_rating``: each entry's seed becomes its place by rating
-    today (the conservative value, ``tournaments.selectors.entry_ratings``); entries without a
-    rated player follow, in their own seed order. Only in memory: the stored seeds stay."""
+    (``tournaments.selectors.by_rating``: the club rating today, then the imported rating, then
+    the stored seed). Only in memory: the stored seeds stay."""
     if not tournament.seed_by_rating:
         return
-    strength = shared_selectors.entry_ratings(tournament)
-    order = sorted(entries, key=lambda e: (e.pk not in strength,
-                                           -strength[e.pk].conservative if e.pk in strength
-                                           else 0, e.seed or 10**9, e.pk))  # fmt: skip
+    order = shared_selectors.by_rating(entries, shared_selectors.entry_ratings(tournament),
+                                       shared_selectors.imported_ratings(tournament))
     for position, entry in enumerate(order, start=1):
         entry.seed = position
 
