@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import tiles as T
-from ..engine.reading import _bad, _bits, _dup, _read_hand
+from ..engine.reading import _bad, _bits, _dup, _read_hand, quick_hand
 from ..errors import Problem
 from .presets import ClubRules
 from .types import ClubRecord, Refused
@@ -22,7 +22,6 @@ _ZZ = 1 << T.ZERO_ZERO
 _SS = 1 << T.SIX_SIX
 RESULTS = ("domino", "fish", "redeal")
 _TOKEN_TILE = T.TOKEN_TILE
-_BIT = T.TOKEN_BIT.__getitem__
 
 
 def _seat(value: Any, name: str, seats: tuple[str, ...]) -> str | None:
@@ -79,24 +78,21 @@ def read_record(rules: ClubRules, in_play: tuple[str, ...], deal: Any) -> ClubRe
                 _seat(seat, "hands", in_play)
             if text is None:
                 continue
-            if type(text) is str and "," not in text:  # the common case, inline
-                tokens = text.split()
-                try:
-                    mask = sum(map(_BIT, tokens))
-                except KeyError:
-                    pass
-                else:
-                    if not mask & seen and mask.bit_count() == len(tokens):
-                        seen |= mask
-                        masks[seat] = mask
-                        continue
+            quick = quick_hand(text, seen)
+            if quick is not None:
+                seen |= quick
+                masks[seat] = quick
+                continue
             read = _read_hand(text, seen, seat, problems)
             if read is not None:
                 seen |= read
                 masks[seat] = read
     boneyard: int | None = None
-    if get("boneyard") is not None:
-        boneyard = _read_hand(get("boneyard"), seen, "boneyard", problems) or 0
+    raw_boneyard = get("boneyard")
+    if raw_boneyard is not None:
+        boneyard = quick_hand(raw_boneyard, seen)
+        if boneyard is None:
+            boneyard = _read_hand(raw_boneyard, seen, "boneyard", problems) or 0
         seen |= boneyard
     lead = _tiles(get("lead_tile"), "lead_tile", problems) or ()
     last = _tiles(get("last_tiles"), "last_tiles", problems)

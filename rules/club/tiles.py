@@ -106,12 +106,12 @@ def _shape(table: int) -> tuple[int, int, list[int]]:
     low, high = table & _LOW_HALF, table >> T.HALF
     odd = _PARITY_LOW[low] ^ _PARITY_HIGH[high]
     edges = _EDGES_LOW[low] | _EDGES_HIGH[high]
-    neighbours = [edges >> (7 * v) & 127 for v in range(T.MAX_PIP + 1)]
-    present = 0
-    for v, joined in enumerate(neighbours):
-        if joined:
-            present |= 1 << v
-    return present, odd, neighbours
+    neighbours = [edges & 127, edges >> 7 & 127, edges >> 14 & 127, edges >> 21 & 127,
+                  edges >> 28 & 127, edges >> 35 & 127, edges >> 42 & 127]
+    # the joins are symmetric (a row's bit u is u's bit of that row; a double sets its own
+    # bit), so the numbers present are the union of the rows
+    a, b, c, d, e, f, g = neighbours
+    return a | b | c | d | e | f | g, odd, neighbours
 
 
 def _connected(present: int, neighbours: list[int]) -> bool:
@@ -226,10 +226,12 @@ def _fish_problem(rules: ClubRules, r: ClubRecord, table: int, in_hands: int,
 # ------------------------------------------------------------------------ the last move
 def _last_tiles_problem(rules: ClubRules, r: ClubRecord, off_table: int) -> Problem | None:
     last = r.last_tiles or ()
-    names = " ".join(T.NAMES[t] for t in last) or "—"
     if not last:
-        return Problem("bad_last_tiles", {"tile": names, "detail": "no tile given",
+        return Problem("bad_last_tiles", {"tile": "—", "detail": "no tile given",
                                           "detail_ru": "кость не указана"})
+    if len(last) == 1 and not off_table >> last[0] & 1 and last[0] not in r.lead_tiles:
+        return None  # the common case: one tile, on the table, not the lead
+    names = " ".join(T.NAMES[t] for t in last)
     for t in last:
         if off_table >> t & 1:
             return Problem("bad_last_tiles", {

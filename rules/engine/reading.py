@@ -52,20 +52,12 @@ class RecordReader(JudgeBase):
                     raise _Refused([_bad(
                         f"hands names seat {seat!r}, which is not in play",
                         f"в «hands» указано место «{seat}», которого нет в игре")])
-            bit_of = _BIT_OF
             for seat, text in hands.items():
-                # The common case inline: a string of known tokens, no tile seen twice.
-                if type(text) is str and "," not in text:
-                    tokens = text.split()
-                    try:
-                        mask = sum(map(bit_of, tokens))
-                    except KeyError:
-                        pass
-                    else:
-                        if not mask & seen and mask.bit_count() == len(tokens):
-                            seen |= mask
-                            masks[seat] = mask
-                            continue
+                quick = quick_hand(text, seen)
+                if quick is not None:
+                    seen |= quick
+                    masks[seat] = quick
+                    continue
                 if text is None:
                     continue
                 hand = _read_hand(text, seen, seat, problems)
@@ -76,7 +68,9 @@ class RecordReader(JudgeBase):
                 masks[seat] = mask
         boneyard: int | None = None
         if raw_boneyard is not None:
-            boneyard = _read_hand(raw_boneyard, seen, "boneyard", problems) or 0
+            boneyard = quick_hand(raw_boneyard, seen)
+            if boneyard is None:
+                boneyard = _read_hand(raw_boneyard, seen, "boneyard", problems) or 0
             seen |= boneyard
         lead_tile: int | None = None
         if raw_lead is not None:
@@ -176,6 +170,22 @@ def _bits(value: Any, where: str, problems: list[Problem]) -> list[int] | None:
 
 _BIT_OF = T.TOKEN_BIT.__getitem__
 _TOKEN_TILE = T.TOKEN_TILE
+
+
+def quick_hand(text: Any, seen: int) -> int | None:
+    """The common case of a hand, read fast: a string of known tokens, no comma, no tile twice
+    and none already ``seen``; its mask. None: read it the full way (``_read_hand``), which
+    names what is wrong. Shared by every reader of hands (sections 2 and 31)."""
+    if type(text) is not str or "," in text:
+        return None
+    tokens = text.split()
+    try:
+        mask = sum(map(_BIT_OF, tokens))
+    except KeyError:
+        return None
+    if mask & seen or mask.bit_count() != len(tokens):
+        return None
+    return mask
 _NO_PIPS: dict[str, int] = {}  # shared, never written: most records give tiles, not pips
 _ZERO_ZERO = 1 << T.ZERO_ZERO
 
