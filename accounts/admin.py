@@ -12,14 +12,9 @@ from accounts.models import AuditEntry
 admin.site.login_form = AdminLoginForm
 
 
-@admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
-    """Read-only: the log is written by the application, never by hand."""
-
-    list_display = ["at", "username", "action", "object_type", "object_id", "tournament_id"]
-    list_filter = ["action", "object_type"]
-    search_fields = ["username", "action", "object_repr", "=tournament_id"]
-    readonly_fields = [f.name for f in AuditEntry._meta.fields]
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows the application writes and nobody edits by hand: shown, never added, changed or
+    deleted here."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -29,3 +24,13 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    """Read-only: the log is written by the application, never by hand."""
+
+    list_display = ["at", "username", "action", "object_type", "object_id", "tournament_id"]
+    list_filter = ["action", "object_type"]
+    search_fields = ["username", "action", "object_repr", "=tournament_id"]
+    readonly_fields = [f.name for f in AuditEntry._meta.fields]

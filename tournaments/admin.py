@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from accounts import audit
+from accounts.admin import ReadOnlyAdmin
 from tournaments.models import (
     ArchiveImport,
     Club,
@@ -204,7 +205,7 @@ class PlayerRatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingsJob)
-class RatingsJobAdmin(admin.ModelAdmin):
+class RatingsJobAdmin(ReadOnlyAdmin):
     """Read only: how the ratings' recompute stands (``tournaments.ratings.jobs``) — as of when,
     and, while the last attempt failed, since when and why."""
 
@@ -215,12 +216,3 @@ class RatingsJobAdmin(admin.ModelAdmin):
     @admin.display(boolean=True, description=_("failing"))
     def failing(self, obj: RatingsJob) -> bool:
         return obj.failing
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
