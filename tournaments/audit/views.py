@@ -1,13 +1,11 @@
-"""The organisers' audit page: every logged change of the tournament (``accounts.audit``) and
-every change of its tables' protocols (``scoring.models.MatchVersion``), newest first.
+"""The organisers' audit page: every logged change of the tournament (``accounts.audit``), in
+words (``words``: names, not ids), and every change of its tables' protocols
+(``scoring.models.MatchVersion``), newest first.
 
     GET /manage/<pk>/audit/    the tournament's organisers and superusers (403 otherwise)
 """
 
 from __future__ import annotations
-
-import json
-from typing import Any
 
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -15,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import audit
 from scoring.models import MatchVersion
+from tournaments.audit.words import describe
 from tournaments.http import ManageView
 from tournaments.models import Pairing
 
@@ -55,20 +54,14 @@ ACTIONS = {
 }
 
 
-def _show(value: Any) -> str:
-    if value is None:
-        return ""
-    return json.dumps(value, ensure_ascii=False, sort_keys=True)
-
-
 class AuditView(ManageView):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         entries = audit.entries_of(pk).select_related("user")  # each row names its author
         page = Paginator(entries, PAGE_SIZE).get_page(request.GET.get("page"))
+        shown = list(page)
         rows = [
-            {"entry": e, "label": ACTIONS.get(e.action, e.action), "before": _show(e.before),
-             "after": _show(e.after)}
-            for e in page
+            {"entry": e, "label": ACTIONS.get(e.action, e.action), "changes": changes}
+            for e, changes in zip(shown, describe(shown), strict=True)
         ]  # fmt: skip
         matches = Pairing.objects.filter(round__tournament_id=pk, match__isnull=False)
         protocol = (
