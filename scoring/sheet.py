@@ -82,6 +82,10 @@ class Row:
     scoring: list[str] = field(default_factory=list)
     #: time ran out after this deal (the referee's mark, or the server's by the clock)
     time_up: bool = False
+    #: the deal was won but what it gave was below the minimum and lost (``below_min: discard``)
+    burnt: bool = False
+    #: the ladder named the leader (``leader`` is then the double he led, «1:1»): what that means
+    leader_rule: str = ""
 
     @property
     def is_redeal(self) -> bool:
@@ -117,6 +121,12 @@ class Sheet:
     blank_rows: int
     #: rows of the blank form: the deals the rules play, and spare ones for redeals
     planned_rows: int = 0
+    #: how the next deal's leader is found when no seat is named (``next_leader`` empty):
+    #: ``ladder`` (every tile dealt: the holder of 1:1), ``ladder_boneyard`` (the lowest double
+    #: held), ``lot`` (drawn by lot), "" (the record will say)
+    lead_rule: str = ""
+    #: the smallest amount written (``min_record``; 0: none)
+    min_record: int = 0
     url: str = ""
     facts: list[tuple[str, str]] = field(default_factory=list)
 
@@ -155,13 +165,29 @@ def _hand_text(record: dict[str, Any], seat: str) -> str:
     return ""
 
 
+def ladder_lead(rules: Any) -> tuple[str, str]:
+    """What the protocol's «Lead» cell says on a deal the ladder names (RULES.md section 9), and
+    what that means: with every tile dealt the holder of 1:1 leads it; with a boneyard the
+    holder of the lowest double held. ("", "") for rules without the ladder."""
+    if getattr(rules, "first_lead", "") != "ladder":
+        return "", ""
+    if rules.has_boneyard:
+        return "1:1…", str(_("the holder of 1:1; if nobody holds it, of 2:2 … 6:6, then 0:0; "
+                             "with no double, of the heaviest tile"))
+    return "1:1", str(_("the holder of 1:1, who leads it"))
+
+
 def build_rows(deals: Iterable[Any], sides: Sequence[str], seats: Sequence[str],
-               first_leader: str | None = None) -> list[Row]:
+               first_leader: str | None = None, ladder: tuple[str, str] = ("", ""),
+               burns: bool = False) -> list[Row]:
     """Rows from stored deals: anything with ``n``, ``record`` and ``verdict`` (the contract's).
     A record that does not name its leader (a paper protocol copied in) shows the seat the
-    rules named: ``first_leader``, then the verdict before's ``next_leader``."""
+    rules named: ``first_leader``, then the verdict before's ``next_leader``; until the first
+    counted deal under the ladder (``ladder_lead``), the double that leads. ``burns``: the rules
+    lose an amount below the minimum, so a won deal that wrote nothing is marked ``burnt``."""
     rows = []
     named = first_leader
+    counted = False
     for deal in deals:
         record, verdict = deal.record, deal.verdict
         recorded = verdict.get("recorded") or {}
@@ -175,6 +201,10 @@ def build_rows(deals: Iterable[Any], sides: Sequence[str], seats: Sequence[str],
             if result == "domino":
                 by = by or moves[-1].get("seat")
         leader = leader or named
+        rule = ""
+        if not leader and not counted and ladder[0]:
+            leader, rule = ladder
+        counted = counted or (result in ("domino", "fish") and verdict.get("ok", True))
         named = verdict.get("next_leader")
         rows.append(Row(
             n=deal.n,
@@ -189,8 +219,18 @@ def build_rows(deals: Iterable[Any], sides: Sequence[str], seats: Sequence[str],
             winner=verdict.get("winner"),
             scoring=_scoring_moves(verdict),
             time_up=record.get("time_up") is True,
+            leader_rule=rule,
+            burnt=burns and _burnt(verdict),
         ))
     return rows
+
+
+def _burnt(verdict: dict[str, Any]) -> bool:
+    """A won deal that wrote nothing though the losers held something: the minimum took it."""
+    winner, values = verdict.get("winner"), verdict.get("values") or {}
+    if not winner or any(verdict.get("recorded", {}).values()):
+        return False
+    return any(int(v) > 0 for side, v in values.items() if side != winner)
 
 
 def _scoring_moves(verdict: dict[str, Any]) -> list[str]:
@@ -203,6 +243,17 @@ def _scoring_moves(verdict: dict[str, Any]) -> list[str]:
     parts += [f"{_('bonus')} {side} +{amount}"
               for side, amount in (verdict.get("bonus") or {}).items() if amount]  # fmt: skip
     return parts
+
+
+def _lead_rule(rules: Any, rows: Sequence[Row], next_leader: str | None) -> str:
+    """``Sheet.lead_rule``: how the next deal's leader is found when the rules name no seat."""
+    if next_leader or getattr(rules, "first_lead", "") not in ("ladder", "any"):
+        return ""
+    if any(r.result in ("domino", "fish") for r in rows):
+        return ""  # the lead follows the deals now (a fish recorded without who blocked it)
+    if rules.first_lead == "any":
+        return "lot"
+    return "ladder_boneyard" if rules.has_boneyard else "ladder"
 
 
 def build_sheet(match: Any, deals: Iterable[Any], url: str = "",
@@ -223,7 +274,10 @@ def build_sheet(match: Any, deals: Iterable[Any], url: str = "",
         for side in sides
     ]
     lead = str(getattr(rules, "first_lead", ""))
-    rows = build_rows(deals, sides, seats, lead[5:] if lead.startswith("seat_") else None)
+    ladder = ladder_lead(rules)
+    burns = getattr(rules, "min_record", 0) > 0 and getattr(rules, "below_min", "") == "discard"
+    rows = build_rows(deals, sides, seats, lead[5:] if lead.startswith("seat_") else None,
+                      ladder, burns)
     totals = match.totals or {}
     winner = match.winner
     if winner == "draw":
@@ -258,6 +312,8 @@ def build_sheet(match: Any, deals: Iterable[Any], url: str = "",
         next_leader=match.next_leader,
         blank_rows=blank,
         planned_rows=planned,
+        lead_rule=_lead_rule(rules, rows, match.next_leader),
+        min_record=int(getattr(rules, "min_record", 0)),
         url=url,
         facts=facts or [],
     )

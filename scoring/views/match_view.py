@@ -129,4 +129,8 @@ def verdict_context(sheet: Sheet, verdict: Any, errors: list[dict[str, Any]] | N
         "hanging": [(side_label(s), verdict.hanging.get(s, 0)) for s in sides
                     if verdict.hanging.get(s, 0)],
         "next_leader": sheet.seat_name(verdict.next_leader),
+        # lost to the minimum (``below_min: discard``): why a won deal writes nothing
+        "burnt": [(side_label(s), amount) for s, amount in
+                  (getattr(verdict, "discarded", None) or {}).items()],
+        "minimum": sheet.min_record,
     }
