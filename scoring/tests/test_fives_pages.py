@@ -113,7 +113,8 @@ def test_every_page_of_a_finished_fives_match_opens(client, referee, chief) -> N
         services.record_deal(match.pk, deal, referee)
     client.force_login(referee)
     page = client.get(f"/matches/{match.pk}/").content.decode()
-    assert 'id="submit-link"' in page and 'id="fives-entry"' not in page
+    # no board for a new deal: only the last deal's amendment opens it (hidden till then)
+    assert 'id="submit-link"' in page and 'id="fives-entry" class="entry fives finished"' in page
     assert client.get(f"/matches/{match.pk}/submit/").status_code == 200
     services.submit(match.pk, referee)
     client.force_login(chief)

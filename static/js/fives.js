@@ -19,10 +19,8 @@
   var pendingKey = "fives:pending:" + data.match;
   var csrf = document.querySelector("#fives-form [name=csrfmiddlewaretoken]").value;
   var $ = function (id) { return document.getElementById(id); };
-  var ENDS = ["L", "R", "U", "D"];
 
   function fmt(text, seat) { return text.replace("%(seat)s", seat); }
-  function halves(tile) { return tile.split(":").map(Number); }
   function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return "10000000-1000-4000-8000-100000000000".replace(/[018]/g, function (c) {
@@ -30,55 +28,9 @@
     });
   }
 
-  // ---------------------------------------------------------------- the table (FivesTable)
-  function Table() {
-    this.show = [-1, -1, -1, -1]; this.weight = [0, 0, 0, 0]; this.moves = 0; this.lead = null;
-    this.spin = data.spinner ? 0 : 3; this.spinEnd = -1; this.spinNum = 0; this.covered = 0;
-  }
-  Table.prototype.count = function () {
-    if (this.moves === 1) { var h = halves(this.lead); return h[0] + h[1]; }
-    return this.weight[0] + this.weight[1] + this.weight[2] + this.weight[3];
-  };
-  Table.prototype.legalEnds = function (tile) {
-    var h = halves(tile), out = [];
-    for (var e = 0; e < 4; e++) {
-      if (this.show[e] >= 0 && (h[0] === this.show[e] || h[1] === this.show[e])) out.push(ENDS[e]);
-    }
-    return out;
-  };
-  Table.prototype.openArms = function () {
-    this.show[2] = this.show[3] = this.spinNum;
-    this.weight[2] = this.weight[3] = data.all_arms ? this.spinNum : 0;
-    this.spin = 3;
-  };
-  Table.prototype.play = function (tile, end) {   // returns the count after the move
-    var h = halves(tile), a = h[0], b = h[1];
-    if (this.moves === 0) {
-      var hi = Math.max(a, b), lo = Math.min(a, b);
-      this.lead = tile; this.moves = 1; this.show[0] = hi; this.show[1] = lo;
-      if (a === b) {
-        this.weight[0] = this.weight[1] = a + b;
-        if (this.spin === 0) { this.spin = 1; this.spinNum = a; }
-      } else { this.weight[0] = hi; this.weight[1] = lo; }
-      return a + b;
-    }
-    var e = ENDS.indexOf(end);
-    var other = a === this.show[e] ? b : a;
-    this.show[e] = other;
-    this.weight[e] = a === b ? other + other : other;
-    this.moves += 1;
-    if (this.spin === 2) { if (e === this.spinEnd) this.openArms(); }
-    else if (this.spin === 1) {
-      if (e < 2) { this.covered |= 1 << e; if (this.covered === 3) this.openArms(); }
-    } else if (this.spin === 0 && a === b) { this.spin = 2; this.spinEnd = e; this.spinNum = a; }
-    return this.count();
-  };
-  Table.prototype.openEnds = function () {
-    var out = [];
-    for (var e = 0; e < 4; e++) if (this.show[e] >= 0) out.push([ENDS[e], this.show[e]]);
-    return out;
-  };
-  function points(count) { return count % 5 === 0 && count ? count : 0; }
+  // the table and the deal's end, as rules.fives reckons them (fives_table.js)
+  var Table = function () { return new window.Fives.Table(data); };
+  var points = window.Fives.points;
 
   // ---------------------------------------------------------------- the deal being tapped
   var draft = loadDraft();
@@ -87,8 +39,12 @@
              result: null, by: null, hands: {}, handSeat: null, key: newKey() };
   }
   function loadDraft() {
-    try { var d = JSON.parse(localStorage.getItem(draftKey)); if (d && d.key) return d; }
-    catch (e) { /* no storage: a fresh deal */ }
+    try {
+      var d = JSON.parse(localStorage.getItem(draftKey));
+      // an amendment kept for a last deal that has changed since is dropped
+      if (d && d.key && (!d.amend || (data.last && data.last.n === d.amend &&
+                                      d.version === data.version))) return d;
+    } catch (e) { /* no storage: a fresh deal */ }
     return blank();
   }
   function keep() { try { localStorage.setItem(draftKey, JSON.stringify(draft)); } catch (e) {} }
@@ -97,7 +53,7 @@
 
   // Replays the line of play: the table, each move's count and points, whose turn it is.
   function replay() {
-    var table = new Table(), seat = draft.leader, rows = [], used = {};
+    var table = Table(), seat = draft.leader, rows = [], used = {};
     var idx = data.seats.indexOf(seat);
     draft.play.forEach(function (entry) {
       var row = { entry: entry };
@@ -105,7 +61,9 @@
         row.count = table.play(entry.tile, entry.end);
         row.points = points(row.count);
         used[entry.tile] = "played";
-      } else if (entry.draw) { used[entry.draw] = "drawn"; }
+      } else if (entry.draw) {
+        entry.draw.split(/\s+/).forEach(function (t) { if (t) used[t] = "drawn"; });
+      }
       rows.push(row);
       if (!entry.draw) idx = (data.seats.indexOf(entry.seat) + 1) % data.seats.length;
       else idx = data.seats.indexOf(entry.seat);
@@ -113,15 +71,21 @@
     return { table: table, rows: rows, next: data.seats[idx], used: used };
   }
 
+  // The totals the protocol will have: those before this deal (before the last one when
+  // amending it), the points scored so far and, once the deal is over, what its end adds to the
+  // winner (the bonus and the eggs: fives_table.js), as the server will record them.
   function totals(rows) {
-    var out = {};
-    data.sides.forEach(function (s) { out[s] = data.totals[s] || 0; });
+    var out = {}, before = draft.amend ? data.last.before : data;
+    data.sides.forEach(function (s) { out[s] = before.totals[s] || 0; });
     if (draft.mode === "light") {
       draft.scores.forEach(function (s) { out[data.side_of[s.seat]] += s.points; });
     } else {
       rows.forEach(function (r) { if (r.points) out[data.side_of[r.entry.seat]] += r.points; });
     }
-    return out;
+    var end = draft.result ? window.Fives.dealEnd(data, draft.result, draft.by, draft.hands,
+                                                  before.eggs) : null;
+    if (end && end.winner) out[end.winner] += end.bonus + end.eggs;
+    return { sides: out, end: end };
   }
 
   // ---------------------------------------------------------------- drawing the page
@@ -151,10 +115,14 @@
       b.dataset.seat = seat;
       seatsBox.appendChild(b);
     });
-    var tot = totals(state.rows);
+    var tot = totals(state.rows), end = tot.end;
     $("fives-totals").textContent = S.total + ": " + data.sides.map(function (s) {
-      return s + " " + tot[s];
-    }).join(" · ") + " — " + fmt(S.to_play, toPlay);
+      return s + " " + tot.sides[s];
+    }).join(" · ") + (end && end.bonus ? " (" + S.bonus + " " + end.winner + " +" + end.bonus +
+      ")" : "") + " — " + fmt(S.to_play, toPlay);
+    root.classList.toggle("amending", !!draft.amend);
+    $("fives-amend-cancel").hidden = !draft.amend;
+    if (draft.amend) showBar();
     $("fives-ends").textContent = light ? "" : S.ends + ": " + (state.table.openEnds().map(
       function (p) { return S.end_names[p[0]] + " " + p[1]; }).join(", ") || "—") +
       " · " + S.count + " " + (state.table.moves ? state.table.count() : 0);
@@ -284,7 +252,7 @@
     if (draft.result) { draft.result = null; draft.by = null; }   // back to the play
     else if (draft.mode === "light") draft.scores.pop();
     else draft.play.pop();
-    chosen = null; drawing = false; say(""); render();
+    chosen = null; drawing = false; say(""); refusal(null); render();
   });
   document.querySelectorAll("[name=fives-mode]").forEach(function (r) {
     r.addEventListener("change", function () { draft.mode = r.value; render(); });
@@ -296,7 +264,7 @@
     draft.by = result === "domino" ? (draft.mode === "light" ? (draft.scoreSeat || last) : last)
       : null;
     draft.handSeat = null; chosen = null; drawing = false;
-    void state; render();
+    void state; refusal(null); render();
   }
   $("fives-domino").addEventListener("click", function () { finish("domino"); });
   $("fives-fish").addEventListener("click", function () { finish("fish"); });
@@ -305,6 +273,7 @@
   function record() {
     var body = { result: draft.result, leader: draft.leader, client_id: draft.key, hands: {} };
     if (draft.by) body.by = draft.by;
+    if (draft.time_up) body.time_up = true;
     if (draft.mode === "light") { body.scores = draft.scores; body.leader = draft.leader; }
     else body.play = draft.play;
     data.seats.forEach(function (seat) {
@@ -313,14 +282,32 @@
     });
     return body;
   }
-  function send(body) {
-    try { localStorage.setItem(pendingKey, JSON.stringify(body)); } catch (e) {}
+  // What saving sends: the next deal posted, or the last deal's amendment (PATCH of deal n,
+  // made against the protocol's version on screen).
+  function request() {
+    var body = record();
+    if (!draft.amend) return { url: data.api_url, method: "POST", body: body };
+    delete body.client_id;
+    body.expected_version = draft.version;
+    return { url: data.api_url + draft.amend + "/", method: "PATCH", body: body };
+  }
+  // The refusal of the last save (its messages), or nothing: a change of the deal clears it.
+  function refusal(answer) {
+    var box = $("verdict"); box.textContent = "";
+    if (!answer) return;
+    box.textContent = S.refused;
+    (answer.errors || []).forEach(function (e) {
+      var p = document.createElement("p"); p.textContent = e.message; box.appendChild(p);
+    });
+  }
+  function send(sent) {
+    try { localStorage.setItem(pendingKey, JSON.stringify(sent)); } catch (e) {}
     $("fives-save").disabled = true;
     // A request whose answer never comes is given up after 15 s, then sent again (same key).
     var abort = window.AbortController ? new AbortController() : null;
     var timer = abort ? setTimeout(function () { abort.abort(); }, 15000) : null;
-    return fetch(data.api_url, {
-      method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+    return fetch(sent.url, {
+      method: sent.method, credentials: "same-origin", body: JSON.stringify(sent.body),
       signal: abort ? abort.signal : undefined,
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf,
                  "Accept-Language": document.documentElement.lang || "ru" },
@@ -336,10 +323,7 @@
         }
         if (response.status === 409 && answer.errors && answer.errors.some(function (e) {
           return e.code === "idempotency_conflict"; })) draft.key = newKey();
-        var box = $("verdict"); box.textContent = S.refused;
-        (answer.errors || []).forEach(function (e) {
-          var p = document.createElement("p"); p.textContent = e.message; box.appendChild(p);
-        });
+        refusal(answer);
         keep();
       });
     }).catch(function () {
@@ -352,9 +336,41 @@
   function resend() {
     var kept = null;
     try { kept = JSON.parse(localStorage.getItem(pendingKey)); } catch (e) {}
+    // a deal kept by an older page: the body alone, posted
+    if (kept && !kept.body) kept = { url: data.api_url, method: "POST", body: kept };
     if (kept) send(kept);
   }
-  $("fives-save").addEventListener("click", function () { send(record()); });
+  $("fives-save").addEventListener("click", function () { send(request()); });
+
+  // ---------------------------------------------------------------- amending the last deal
+  function showBar() {
+    var bar = $("fives-bar"), submit = document.getElementById("submit-link");
+    if (bar) bar.hidden = false;
+    if (submit) submit.parentNode.hidden = true;
+  }
+  // The last deal back on the board as it was saved: its line of play (or points), its end and
+  // the hands left; saving replaces it (the server judges it after the deals before it).
+  var amendButton = document.getElementById("amend-last");
+  if (amendButton) amendButton.addEventListener("click", function () {
+    var last = data.last.record;
+    draft = blank();
+    draft.amend = data.last.n; draft.version = data.version;
+    draft.mode = last.play ? "strong" : "light";
+    // as the board writes it (scoring.views.fives_page.board_record): tiles, ends
+    draft.play = (last.play || []).map(function (e) { return Object.assign({}, e); });
+    draft.scores = (last.scores || []).map(function (e) { return Object.assign({}, e); });
+    draft.leader = last.leader || (draft.play[0] && draft.play[0].seat) || draft.leader;
+    draft.result = last.result; draft.by = last.by || null; draft.time_up = last.time_up === true;
+    Object.keys(last.hands || {}).forEach(function (seat) {
+      draft.hands[seat] = String(last.hands[seat] || "").split(/\s+/).filter(Boolean);
+    });
+    chosen = null; drawing = false; say(""); refusal(null); render();
+    root.scrollIntoView({ block: "start" });
+  });
+  $("fives-amend-cancel").addEventListener("click", function () {
+    try { localStorage.removeItem(draftKey); } catch (e) {}
+    window.location.reload();
+  });
   window.addEventListener("online", resend);
 
   root.classList.add("js");
