@@ -4,6 +4,8 @@ the PIN) and the desk issuing the captain's PIN.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
@@ -42,10 +44,21 @@ class SubmitView(MatchView):
 
 
 class ConfirmView(LoginRequiredMixin, MatchView):
-    """The chief referee confirms at the desk, or the opposing captain types the PIN here."""
+    """The chief referee confirms at the desk, or the opposing captain types the PIN here; the
+    desk's own submission says who else may confirm it."""
 
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        return render(request, "scoring/confirm.html", self.context(form=ConfirmForm()))
+        return render(request, "scoring/confirm.html", self.page(form=ConfirmForm()))
+
+    def page(self, **extra: Any) -> dict[str, Any]:
+        match = self.match
+        # as ``services.confirm`` has it: a PIN issued by the submitter, or with no tries left,
+        # confirms nothing, so its form is not offered
+        by_submitter = match.pin_set_by_id is not None \
+            and match.pin_set_by_id == match.submitted_by_id
+        usable = bool(match.confirm_pin) and not by_submitter \
+            and match.pin_failures < services.MAX_PIN_FAILURES
+        return self.context(pin_usable=usable, pin_by_submitter=by_submitter, **extra)
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         form = ConfirmForm(request.POST)
@@ -61,7 +74,7 @@ class ConfirmView(LoginRequiredMixin, MatchView):
                 messages.success(request, _("The protocol was confirmed."))
                 return redirect("scoring:sheet", pk=self.match.pk)
         self.reload()
-        return render(request, "scoring/confirm.html", self.context(form=form), status=status)
+        return render(request, "scoring/confirm.html", self.page(form=form), status=status)
 
 
 class PinView(LoginRequiredMixin, MatchView):
