@@ -3,10 +3,10 @@
 
 Requests under ``/api/`` get the API's error body, so a client never has to parse HTML. A page
 someone may not open is a page of the site in the reader's language with a way back
-(``templates/403.html``); a signed-out visitor is sent to the login form and back to the page
-after it, since signing in is usually all that was missing. Other pages get Django's plain
-pages. A 500 says nothing about the failure (no traceback, no settings): the
-details go to the log.
+(``templates/403.html``), saying what the user lacks where the view said it; a signed-out
+visitor is sent to the login form and back to the page after it, since signing in is usually
+all that was missing. Other pages get Django's plain pages. A 500 says nothing about the
+failure (no traceback, no settings): the details go to the log.
 
 Django's debug pages (the URL list of a 404, the traceback of a 500) are for development only:
 the embedded mode a club runs on the night (``make run``) has DEBUG on for its conveniences, and
@@ -20,6 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -91,6 +92,15 @@ def _refusal(request: HttpRequest, reason: str = "", why: str = "role") -> HttpR
                   status=403)  # fmt: skip
 
 
+def _reason(exception: Any) -> str:
+    """What a page's refusal says the user lacks (``PermissionDenied(reason)``, written for this
+    user by the view: ``tournaments.http.ManageView.refusal``, ``scoring``'s ``MatchView``);
+    "" for a bare refusal, which the page words generally."""
+    args = getattr(exception, "args", ())
+    return args[0] if isinstance(exception, PermissionDenied) and args \
+        and isinstance(args[0], str) else ""
+
+
 def permission_denied(request: HttpRequest, exception: Any) -> HttpResponse:
     if _is_api(request):
         body = {"errors": [{"code": "permission_denied",
@@ -100,7 +110,7 @@ def permission_denied(request: HttpRequest, exception: Any) -> HttpResponse:
     user = getattr(request, "user", None)
     if request.method in ("GET", "HEAD") and not (user and user.is_authenticated):
         return redirect_to_login(request.get_full_path())
-    return _refusal(request)
+    return _refusal(request, _reason(exception))
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

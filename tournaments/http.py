@@ -1,8 +1,9 @@
 """What the pages and the API of every concern share: the organiser's base view, and turning a
 service's refusal (``tournaments.errors``) into a message, form errors or an API answer.
 
-    ManageView                  a page of one tournament for its organisers (403 otherwise; 404
-                                when the tournament is hidden from the user)
+    ManageView                  a page of one tournament for its organisers (403 otherwise, saying
+                                what the user lacks; 404 when the tournament is hidden from him)
+    judges_refusal()            the 403's words for a page of its organisers and chief referees
     refused(request, err)       each message of a refusal shown on the next page
     to_form(form, err)          a refusal next to the form field it names (or above the form)
     run(call) -> Response       the API's answer to a call that may raise a refusal
@@ -21,6 +22,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
 from django.views import View
 from drf_spectacular.types import OpenApiTypes
 from rest_framework.response import Response
@@ -70,8 +72,22 @@ class ManageView(LoginRequiredMixin, View):
         self.tournament = get_object_or_404(access.visible_tournaments(request.user),
                                             pk=kwargs["pk"])  # fmt: skip
         if not self.allowed():
-            raise PermissionDenied
+            raise PermissionDenied(self.refusal())
         return super().dispatch(request, *args, **kwargs)
+
+    def refusal(self) -> str:
+        """What the refusal page says this user lacks: the page is for the tournament's
+        organisers (a page for its chief referees too says so: ``judges_refusal``)."""
+        user = self.request.user
+        if access.can_judge(user, self.tournament):  # one of its chief referees
+            return _("You are a chief referee of this tournament, and this page needs the role "
+                     "of its organiser: its setup, entries and rounds are the organisers'. The "
+                     "site's administrator adds organisers; yours here are its protocols and "
+                     "its discipline page.")
+        if access.can_create_tournament(user):
+            return _("You are an organiser, but not of this tournament: this page is for its "
+                     "own organisers. The site's administrator adds organisers to a tournament.")
+        return _("This page is for the tournament's organisers, and you are not one of them.")
 
     def render(self, template: str, status: int = 200, **context: Any) -> HttpResponse:
         can_manage = access.can_manage(self.request.user, self.tournament)
@@ -84,6 +100,12 @@ class ManageView(LoginRequiredMixin, View):
             return self.tournament.round_set.get(number=number)
         except Round.DoesNotExist as err:
             raise Http404 from err
+
+
+def judges_refusal() -> str:
+    """The refusal of a page for the tournament's organisers and chief referees."""
+    return _("This page is for the tournament's organisers and chief referees, and you are "
+             "neither.")
 
 
 def respond(call: Callable[[], Response]) -> Response:

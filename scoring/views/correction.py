@@ -42,6 +42,10 @@ class CorrectionPage(LoginRequiredMixin, MatchView):
     def allowed(self) -> bool:
         return services.can_correct(self.request.user, self.match)
 
+    def refusal(self) -> str:
+        return _("Correcting a confirmed protocol needs a chief referee of its tournament (of a "
+                 "match outside tournaments, any chief referee), and you are not one.")
+
     def stored(self) -> list[dict[str, Any]]:
         return [deal.record for deal in self.match.deals.all()]
 

@@ -34,7 +34,8 @@ def form_errors(form: Any) -> list[dict[str, Any]]:
 
 class MatchView(View):
     """A view of one match: loads it (404 when missing or hidden: its existence is not
-    revealed; 403 when seen but ``allowed`` says no) and builds its sheet."""
+    revealed; 403 when seen but ``allowed`` says no, in the words of ``refusal``) and builds its
+    sheet."""
 
     match: Match
 
@@ -46,11 +47,16 @@ class MatchView(View):
         if not services.can_see(request.user, self.match):
             raise Http404(_("No such match."))
         if not self.allowed():
-            raise PermissionDenied
+            raise PermissionDenied(self.refusal())
         return super().dispatch(request, *args, **kwargs)
 
     def allowed(self) -> bool:
         return True
+
+    def refusal(self) -> str:
+        """What the refusal page says the user lacks when ``allowed`` says no ("": the page's
+        general words)."""
+        return ""
 
     def reload(self) -> None:
         self.match = selectors.get_match(self.match.pk)

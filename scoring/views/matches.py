@@ -10,6 +10,7 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views import View
 
 from scoring import services
@@ -39,7 +40,9 @@ class MatchListView(LoginRequiredMixin, View):
 class MatchCreateView(LoginRequiredMixin, View):
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.user.is_authenticated and not services.can_create(request.user):
-            raise PermissionDenied
+            raise PermissionDenied(_("Creating a match needs the role of a referee, a chief "
+                                     "referee or an organiser; the site's administrator gives "
+                                     "roles."))
         return super().dispatch(request, *args, **kwargs)
 
     def get(self, request: HttpRequest) -> HttpResponse:

@@ -42,6 +42,10 @@ class TranscriptionPage(LoginRequiredMixin, MatchView):
     def allowed(self) -> bool:
         return services.is_desk_for(self.request.user, self.match)
 
+    def refusal(self) -> str:
+        return _("Copying a paper protocol in is for the match's desk (the chief referees and "
+                 "organisers of its tournament), and you are not at it.")
+
     def usable(self) -> bool:
         rules = self.match.get_rules()
         return self.match.status in services.EDITABLE and not is_fives(rules)

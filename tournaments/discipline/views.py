@@ -15,7 +15,7 @@ from tournaments import access
 from tournaments.discipline import services
 from tournaments.discipline.forms import RevokeForm, SanctionForm
 from tournaments.errors import TournamentError
-from tournaments.http import ManageView, to_form
+from tournaments.http import ManageView, judges_refusal, to_form
 from tournaments.models import (
     Sanction,
 )
@@ -26,6 +26,9 @@ class DisciplineView(ManageView):
 
     def allowed(self) -> bool:
         return access.can_judge(self.request.user, self.tournament)
+
+    def refusal(self) -> str:
+        return judges_refusal()
 
     def page(self, form: SanctionForm | None = None, revoke_form: RevokeForm | None = None,
              revoking: int | None = None, status: int = 200) -> HttpResponse:  # fmt: skip

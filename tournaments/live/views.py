@@ -12,13 +12,16 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tournaments import access
-from tournaments.http import ManageView
+from tournaments.http import ManageView, judges_refusal
 from tournaments.live import board as tiles
 
 
 class BoardView(ManageView):
     def allowed(self) -> bool:
         return access.can_judge(self.request.user, self.tournament)
+
+    def refusal(self) -> str:
+        return judges_refusal()
 
     def get(self, request: HttpRequest, pk: int, number: int) -> HttpResponse:
         round_ = self.round(number)

@@ -111,7 +111,8 @@ class ManageListView(LoginRequiredMixin, View):
 class TournamentCreateView(LoginRequiredMixin, View):
     def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.user.is_authenticated and not access.can_create_tournament(request.user):
-            raise PermissionDenied
+            raise PermissionDenied(_("Creating a tournament (or importing one) needs the role "
+                                     "of an organiser; the site's administrator gives roles."))
         return super().dispatch(request, *args, **kwargs)
 
     def get(self, request: HttpRequest) -> HttpResponse:
