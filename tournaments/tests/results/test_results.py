@@ -63,10 +63,11 @@ def test_metrics_from_confirmed_tables_byes_forfeits_and_absences(event, tournam
     difference = {k: lines[event[k].pk].row["difference"] for k in "abcde"}
     assert difference == {"a": 30, "b": -60, "c": -30, "d": 0, "e": 60}
     # Buchholz: opponents' scores; own unplayed rounds count the participant's own score; an
-    # opponent's unplayed rounds after its last game or bye count as draws (C.07 art. 16): C's
-    # absence in round 3 (C shows 1 + 0 + 1) and D's forfeit (D shows 1 + 2 + 1)
+    # opponent's unplayed rounds without an opponent after its last game or bye count as draws
+    # (C.07 art. 16): C's absence in round 3 (C shows 1 + 0 + 1); D's forfeit loss was paired,
+    # its 0 stands (D shows 1 + 2 + 0; issue 30)
     buchholz = {k: lines[event[k].pk].row["buchholz"] for k in "abcde"}
-    assert buchholz == {"a": 2 + 2 + 6, "b": 4 + 6 + 2, "c": 4 + 4 + 1, "d": 2 + 3 + 3,
+    assert buchholz == {"a": 2 + 2 + 6, "b": 4 + 6 + 2, "c": 3 + 4 + 1, "d": 2 + 3 + 3,
                         "e": 6 + 2 + 4}  # fmt: skip
     assert [line.participant for line in results.live_table(tournament).lines] == [
         e.pk,
