@@ -57,6 +57,7 @@ def test_the_chief_who_submits_is_told_who_confirms_and_another_chief_does(
         page.click("#back-to-sheet")
         page.wait_for_selector("#protocol")
 
+        page.click("#menu-button")  # on a phone «Sign out» is in the header's menu
         page.click("form[action='/logout/'] button")
         log_in(page, live_server.url, "chief2", f"/matches/{match.pk}/confirm/")
         assert page.locator("#who-confirms").count() == 0
