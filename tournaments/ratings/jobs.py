@@ -19,6 +19,7 @@ the rating page, the admin and ``/healthz``.
 from __future__ import annotations
 
 import logging
+from contextlib import suppress
 from datetime import timedelta
 
 from celery import current_app as celery_app
@@ -62,10 +63,8 @@ def _send() -> None:
         # process-wide "never join inside a task" flag and restores it afterwards, which two
         # threads finishing rounds at once left stuck on (tests of races); a failure is
         # recorded and logged by ``run`` and must not undo the change that asked
-        try:
+        with suppress(Exception):  # recorded in the job row, shown on the rating page
             run()
-        except Exception:  # noqa: BLE001 - recorded in the job row, shown on the rating page
-            pass
         return
     now = timezone.now()
     rows = _row()

@@ -598,13 +598,18 @@ def test_the_api_exports_with_a_token_and_imports(event, organiser, other_organi
     assert answer.status_code == 403 and counts() == before
 
 
-def test_the_commands_export_and_import(event, organiser, tmp_path) -> None:
+def test_the_commands_export_and_import(event, organiser, other_organiser, tmp_path) -> None:
     path = tmp_path / "archive.json"
     call_command("export_tournament", str(event.pk), "-o", str(path), stderr=io.StringIO())
     out = io.StringIO()
     # the event is here: its archive is refused (issue 25), restored over it only when asked
     with pytest.raises(CommandError, match=f"already_imported: .*/manage/{event.pk}/"):
         call_command("import_tournament", str(path), "--user", "org", "--yes")
+    # another organiser cannot restore over it from the command line either
+    with pytest.raises(CommandError, match="not_organiser"):
+        call_command("import_tournament", str(path), "--user", other_organiser.username,
+                     "--replaces", str(event.pk), "--yes")  # fmt: skip
+    assert Tournament.objects.filter(pk=event.pk).exists() and not ArchiveImport.objects.exists()
     # without --yes (and no terminal to ask at) the review is shown and nothing is written
     review = io.StringIO()
     with pytest.raises(CommandError, match="run again with --yes"):
