@@ -38,8 +38,7 @@ def main() -> None:
     args = parser.parse_args()
     if not os.environ.get("CELERY_BROKER_URL", "").startswith("redis"):
         sys.exit("set CELERY_BROKER_URL=redis://… (the workers' broker)")
-    code = ROOT
-    sys.path[:0] = [str(code), str(ROOT / "bench")]
+    sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
     from ratings_bench import build
     from scratch import scratch_database
 
@@ -56,8 +55,8 @@ def main() -> None:
         started = time.perf_counter()
         ratings.recompute()
         took = time.perf_counter() - started
-        print(f"code {code}: one recompute of the whole history {took:.1f} s")
-        workers = start_workers(code, queue, args.workers)
+        print(f"code {ROOT}: one recompute of the whole history {took:.1f} s")
+        workers = start_workers(queue, args.workers)
         try:
             measure(args.switches)
         finally:
@@ -67,7 +66,7 @@ def main() -> None:
                 worker.wait(timeout=60)
 
 
-def start_workers(code: Path, queue: str, mode: str) -> list[subprocess.Popen[bytes]]:
+def start_workers(queue: str, mode: str) -> list[subprocess.Popen[bytes]]:
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING",
                "--without-gossip", "--without-mingle"]  # fmt: skip
     plans = [([queue], 2)] if mode == "single" else [([queue], 2), ([f"{queue}-ratings"], 1)]
@@ -75,7 +74,7 @@ def start_workers(code: Path, queue: str, mode: str) -> list[subprocess.Popen[by
     for index, (queues, concurrency) in enumerate(plans):
         workers.append(subprocess.Popen(
             [*command, "-Q", ",".join(queues), f"--concurrency={concurrency}",
-             "-n", f"{queue}-{index}@%h"], cwd=code, env=dict(os.environ),
+             "-n", f"{queue}-{index}@%h"], cwd=ROOT, env=dict(os.environ),
         ))  # fmt: skip
     time.sleep(8)  # the workers connect and are ready
     return workers
