@@ -63,6 +63,13 @@ class TournamentForm(forms.ModelForm):
             "public": _("Only a public tournament is listed on the home page and open to "
                         "everyone; until this is ticked only its organisers, its chief "
                         "referees and the site's staff see it."),
+            # the defaults differ (0 and 40) on purpose; say so where they are set
+            "yellow_card_points": _("Points recorded taken off the offender's total in the "
+                                    "standings. 0 (the default): a yellow card is a warning "
+                                    "and deducts nothing."),
+            "red_card_points": _("Points recorded taken off the offender's total in the "
+                                 "standings; 40 by default. The chief may give another amount "
+                                 "with each card."),
         }
         widgets = {
             # ISO values (type=date) keep the date whatever the page's language

@@ -81,6 +81,12 @@ class StandingsRowSerializer(serializers.Serializer):
         child=serializers.FloatField(), help_text="The values of ``order`` then the lot."
     )
     pending = serializers.IntegerField(help_text="Tables of this entry still in play (live).")
+    deducted = serializers.IntegerField(
+        help_text="Match points taken off by sanctions (already out of match_points)."
+    )
+    deducted_points = serializers.IntegerField(
+        help_text="Points recorded taken off by sanctions (already out of points_for)."
+    )
 
 
 class StandingsSerializer(serializers.Serializer):
@@ -202,9 +208,11 @@ def standings_data(res: display.Results) -> dict[str, Any]:
     table = res.table
     rows = []
     for line in res.lines:
-        metrics = {
-            key: value for key, value in line.row.items() if key not in ("rank", "participant")
-        }
+        # a snapshot stored before sanctions were marked has no ``deducted*``
+        metrics = {"deducted": 0, "deducted_points": 0}
+        metrics.update(
+            (key, value) for key, value in line.row.items() if key not in ("rank", "participant")
+        )
         rows.append(
             {"rank": line.rank, "entry": participant(line), **metrics, "pending": line.pending}
         )

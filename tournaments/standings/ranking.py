@@ -207,6 +207,8 @@ def standings(
                 head_to_head=h2h[pid],
                 lot=lots[pid],
                 tiebreaks=tuple(values[pid]),
+                deducted=sum(deductions.get(pid, {}).values()),
+                deducted_points=game_points.get(pid, 0),
             )
         )
     return rows

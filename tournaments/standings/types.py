@@ -137,3 +137,7 @@ class Row(NamedTuple):
     head_to_head: float
     lot: int
     tiebreaks: tuple[float, ...]
+    #: match points and points recorded taken off by sanctions (already out of the figures
+    #: above; kept so a table can mark the lines a sanction changed)
+    deducted: int = 0
+    deducted_points: int = 0

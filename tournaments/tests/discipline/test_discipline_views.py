@@ -208,3 +208,18 @@ def test_recording_needs_the_csrf_token(tournament, chief, event) -> None:
                                            "csrfmiddlewaretoken": str(token)})  # fmt: skip
     assert answer.status_code == 302
     assert Sanction.objects.count() == 1
+
+
+def test_the_card_amounts_are_explained_where_set_and_where_cards_are_given(
+    client, tournament, organiser
+) -> None:
+    """Yellow 0 and red 40 by default looked like a mistake (issue 28): both pages say why."""
+    client.force_login(organiser)
+    setup = client.get(f"/manage/{tournament.pk}/setup/").content.decode()
+    assert "0 (по умолчанию): жёлтая карточка — предупреждение, ничего не снимает." in setup
+    assert "по умолчанию 40. Главный судья может указать другое число" in setup
+    page = client.get(url(tournament)).content.decode()
+    assert "Жёлтая карточка — предупреждение и ничего не снимает, красная снимает 40" in page
+    Tournament.objects.filter(pk=tournament.pk).update(yellow_card_points=10)
+    page = client.get(url(tournament)).content.decode()
+    assert "Жёлтая карточка снимает 10 очков записи, красная — 40" in page

@@ -99,6 +99,34 @@ def test_a_finished_round_shows_its_snapshot_without_refreshing(client, event, t
     assert rows[-1].split()[2] == "2"
 
 
+def test_a_sanctioned_line_says_what_was_taken_off_live_and_in_the_snapshot(
+    client, event, tournament, organiser, django_assert_max_num_queries
+):
+    """A reader of the standings sees why a line's figures are lower (issue 28)."""
+    discipline.record_sanction(organiser, tournament.pk, entry_id=event["a"].pk, round_number=1,
+                               kind="deduction", reason="late", match_points=1,
+                               game_points=30)  # fmt: skip
+    discipline.record_sanction(organiser, tournament.pk, entry_id=event["e"].pk, round_number=1,
+                               kind="yellow", reason="talking", game_points=10)  # fmt: skip
+    url = reverse("tournaments:standings", args=[tournament.pk])
+    rows = {row.split()[2]: row for row in body_rows(client.get(url).content.decode(), "standings")}
+    assert "взыскание: −1 очк., −30 набр." in rows["1"]
+    assert "взыскание: −10 набр." in rows["5"]
+    assert "взыскание" not in rows["2"] + rows["3"] + rows["4"]
+    finish(event["rounds"][0])
+    client.cookies["django_language"] = "en"
+    with django_assert_max_num_queries(7):
+        html = client.get(url, {"round": 1}).content.decode()
+    assert 'data-source="snapshot"' in html
+    rows = {row.split()[2]: row for row in body_rows(html, "standings")}
+    assert "sanction: −1 MP, −30 points" in rows["1"]
+    assert "sanction: −10 points" in rows["5"]
+    api = client.get(f"/api/v1/tournaments/{tournament.pk}/standings/", {"round": 1}).json()
+    by_name = {row["entry"]["name"]: row for row in api["rows"]}
+    assert (by_name["Пара 1"]["deducted"], by_name["Пара 1"]["deducted_points"]) == (1, 30)
+    assert (by_name["Пара 2"]["deducted"], by_name["Пара 2"]["deducted_points"]) == (0, 0)
+
+
 def test_unknown_round_or_table_is_not_found(client, event, tournament):
     url = reverse("tournaments:standings", args=[tournament.pk])
     assert client.get(url, {"round": 7}).status_code == 404
