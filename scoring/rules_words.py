@@ -42,7 +42,7 @@ GAME_NAMES: dict[str, Any] = {
 CHOICES: dict[str, Any] = {
     "winner_takes_losers": gettext_lazy("the winners write the losers' pips"),
     "winner_takes_all": gettext_lazy("the winners write everyone's pips"),
-    "losers_record_own": gettext_lazy("each loser writes his own pips («козёл»)"),
+    "losers_record_own": gettext_lazy("each loser his own («козёл»)"),
     "same": gettext_lazy("in full, as usual"),
     "difference": gettext_lazy("the difference"),
     "eggs": gettext_lazy("carried to the next deal («яйца»)"),

@@ -2,7 +2,8 @@
 spectator, a referee and the organiser. A wide table scrolls inside its own box; the page
 itself never scrolls sideways (it did on the tournament page, 383 px, the dashboard, 411 px,
 the entries, 820 px, the organiser's round page, 715 px, and the referee's sheet, 389 px). The
-list of matches is at most three screens tall (the chief's was 7,856 px).
+list of matches is at most three screens tall (the chief's was 7,856 px). No select cuts the
+words of its options (the setup's rules choices and the substitutes' players were cut).
 Tie-breaks are shown by name, not by id (the dashboard showed «match_points, buchholz»).
 
 Every page of the scoring side, as each role opens it on a 360×740 phone, also shows its main
@@ -46,7 +47,7 @@ PAGES = {
                   "/manage/{t}/rounds/4/print/", "/manage/{t}/discipline/",
                   "/manage/{t}/setup/", "/manage/{t}/audit/", "/manage/{i}/setup/",
                   "/manage/{k}/rounds/1/", "/manage/{f}/", "/manage/{f}/setup/",
-                  "/manage/{f}/entries/", "/manage/{f}/rounds/3/"],
+                  "/manage/{f}/entries/", "/manage/{f}/rounds/3/", "/manage/{t}/substitutes/"],
 }  # fmt: skip
 #: pages the role may not open: the refusal page must fit too
 REFUSED = {("referee", "/manage/{t}/")}
@@ -71,6 +72,22 @@ REACHABLE = """(selector) => {
     const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     return !top || e.contains(top) || top.contains(e) ? "" : `covered by ${top.tagName}`;
 }"""
+#: options whose words a closed select cuts off on the phone («выигравшие пишут очки проигр»):
+#: each option's text measured in the select's own font against the room beside its arrow
+CUT = """() => {
+    const pen = document.createElement('canvas').getContext('2d');
+    const cut = [];
+    for (const select of document.querySelectorAll('select')) {
+        if (!select.offsetParent) continue;
+        const style = getComputedStyle(select);
+        pen.font = style.font;
+        const room = select.clientWidth - parseFloat(style.paddingLeft)
+            - parseFloat(style.paddingRight) - 20;
+        for (const option of select.options)
+            if (pen.measureText(option.text).width > room)
+                cut.push(select.name + ': ' + option.text);
+    }
+    return cut.slice(0, 5); }"""
 WIDER = """() => {
     const width = document.documentElement.clientWidth + 0.5;
     return [...document.querySelectorAll('body *')]
@@ -123,6 +140,9 @@ def test_no_page_is_wider_than_a_phone(browser: Any, live_server: Any, language:
                 width = page.evaluate("document.documentElement.scrollWidth")
                 if width > PHONE["width"] or page.evaluate(WIDER):
                     problems.append(f"{user} {url}: {width} px {page.evaluate(WIDER)}")
+                cut = page.evaluate(CUT)
+                if cut:
+                    problems.append(f"{user} {url}: options cut off {cut}")
                 height = page.evaluate("document.documentElement.scrollHeight")
                 if path in TALLEST and height > TALLEST[path]:
                     problems.append(f"{user} {url}: {height} px tall")

@@ -28,8 +28,9 @@ class SubstituteForm(forms.Form):
         super().__init__(*args, **kwargs)
         entries = list(tournament.entries.filter(status=Entry.Status.ACTIVE)
                        .prefetch_related("players").order_by("name"))  # fmt: skip
+        # grouped by entry: «Пара: Фамилия Имя» in one line was cut off on a phone
         self.fields["replaced"].choices = [
-            (p.pk, f"{e.name}: {p.full_name}") for e in entries for p in e.players.all()
+            (e.name, [(p.pk, p.full_name) for p in e.players.all()]) for e in entries
         ]
         reserves = (candidates(tournament, user).select_related("club")
                     .order_by("last_name", "first_name", "pk")[:500])  # fmt: skip

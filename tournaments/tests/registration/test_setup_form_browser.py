@@ -33,7 +33,7 @@ def test_a_tournament_set_up_through_the_form_without_json(
         assert page.input_value("#id_classic_min_record") == "13"
         assert page.input_value("#id_classic_end") == "target_loses"
         assert page.locator("#id_classic_end option:checked").inner_text() == (
-            "набравший сумму проигрывает («козёл»)" if language == "ru"
+            "набравший проиграл («козёл»)" if language == "ru"
             else "first to the target loses («козёл»)")
         page.select_option("#id_rules_preset", "muggins")
         assert page.locator("#id_fives_spinner").is_visible()
