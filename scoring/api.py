@@ -42,7 +42,7 @@ from rest_framework.response import Response
 
 from config.limits import body_limit
 from scoring import selectors, services
-from scoring.errors import Conflict, NotAllowed, ScoringError
+from scoring.errors import Conflict, NotAllowed, ScoringError, current_lang
 from scoring.models import SEATS, Match
 from scoring.serializers import (
     ConfirmInSerializer,
@@ -237,7 +237,13 @@ class MatchViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         def call() -> Response:
             self._require_writer()
             verdict = services.preview_deal(self._pk(), _deal_body(request))
-            return Response({"verdict": verdict.to_dict()})
+            data = verdict.to_dict()
+            # the engine's contract gives English and ``message_ru``; the API answers in the
+            # request's language, as its other errors do (``message_ru`` stays for old clients)
+            lang = current_lang()
+            for error, problem in zip(data["errors"], verdict.errors, strict=True):
+                error["message"] = problem.message(lang)
+            return Response({"verdict": data})
 
         return self._run(call)
 

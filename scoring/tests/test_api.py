@@ -186,6 +186,23 @@ def test_engine_errors_follow_the_chosen_language(match, referee):
     assert response.json()["errors"][0]["message"] == "Seat E went out but still holds tiles"
 
 
+@pytest.mark.parametrize(("language", "message"), [
+    ("en", "Seat E went out but still holds tiles"),
+    ("ru", "Место E вышло (домино), но у него остались кости"),
+])
+def test_the_preview_and_the_write_answer_in_the_requests_language(match, referee, language,
+                                                                   message):  # fmt: skip
+    """Issue 28: the preview gave English (plus ``message_ru``) to every Accept-Language."""
+    api = client_for(referee)
+    preview = api.post(url(match, "deals/preview/"), ILLEGAL, format="json",
+                       HTTP_ACCEPT_LANGUAGE=language)  # fmt: skip
+    assert preview.status_code == 200
+    [error] = preview.json()["verdict"]["errors"]
+    assert error["message"] == message
+    write = api.post(url(match, "deals/"), ILLEGAL, format="json", HTTP_ACCEPT_LANGUAGE=language)
+    assert write.json()["errors"][0]["message"] == message
+
+
 def test_a_deal_that_is_not_an_object_is_400(match, referee):
     response = client_for(referee).post(url(match, "deals/"), [1, 2], format="json")
     assert response.status_code == 400
