@@ -24,6 +24,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views import View
 from django.views.generic import DetailView
 
@@ -38,7 +39,7 @@ from tournaments.models import (
     Sanction,
     Tournament,
 )
-from tournaments.rounds import clock, explain, selectors, services
+from tournaments.rounds import clock, explain, referees, selectors, services
 from tournaments.rounds import notes as round_notes
 from tournaments.rounds.order import MAX_REASON, pairing_override, round_to_pair
 from tournaments.selectors import round_with_pairings
@@ -179,6 +180,19 @@ class RoundActionView(ManageView):
                 services.assign_referee(request.user, pairing.pk, referee)
                 messages.success(request, _("Referee assigned to table %(table)s.")
                                  % {"table": pairing.table})  # fmt: skip
+            elif action == "referees":
+                wanted = referees.plan(round_, post.get("mode", ""),
+                                       [int(r) for r in post.getlist("pool")])  # fmt: skip
+                changed = referees.assign_all(request.user, round_.pk, wanted)
+                empty = sum(1 for r in wanted.values() if r is None)
+                messages.success(request, ngettext(
+                    "Referees assigned: %(n)s table changed.",
+                    "Referees assigned: %(n)s tables changed.", changed) % {"n": changed})
+                if empty:
+                    messages.warning(request, ngettext(
+                        "%(n)s table has no referee: the list is shorter than the tables.",
+                        "%(n)s tables have no referee: the list is shorter than the tables.",
+                        empty) % {"n": empty})  # fmt: skip
             elif action == "regenerate":
                 services.regenerate(request.user, round_.pk)
             elif action == "publish":
