@@ -4,6 +4,7 @@ from django.urls import path, re_path
 
 from tournaments.archive import views as archive
 from tournaments.audit import views as audit
+from tournaments.discipline import roll_call_views
 from tournaments.discipline import views as discipline
 from tournaments.live import views as live
 from tournaments.ratings import views as ratings
@@ -59,6 +60,8 @@ urlpatterns = [
          name="manage_entry"),
     path("manage/<int:pk>/entries/<int:entry_id>/<str:action>/",
          registration.EntryActionView.as_view(), name="manage_entry_action"),
+    path("manage/<int:pk>/roll-call/", roll_call_views.RollCallView.as_view(),
+         name="manage_roll_call"),
     path("manage/<int:pk>/rounds/pair/", rounds.PairRoundView.as_view(), name="manage_pair"),
     path("manage/<int:pk>/rounds/<int:number>/", rounds.RoundView.as_view(),
          name="manage_round"),

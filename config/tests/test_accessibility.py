@@ -57,7 +57,7 @@ PAGES = {
                   "/manage/{t}/rounds/4/print/", "/manage/{t}/discipline/",
                   "/manage/{t}/setup/", "/manage/{t}/audit/", "/manage/{i}/setup/",
                   "/manage/{k}/rounds/1/", "/manage/{f}/", "/manage/{f}/setup/",
-                  "/manage/{f}/entries/", "/manage/{f}/rounds/3/"],
+                  "/manage/{f}/entries/", "/manage/{f}/rounds/3/", "/manage/{t}/roll-call/"],
     "admin": ["/admin/", "/admin/tournaments/tournament/"],
 }  # fmt: skip
 #: pages a role may not open: the refusal page is checked too

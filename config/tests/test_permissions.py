@@ -135,6 +135,7 @@ PAGES = {
     "tournaments:manage_setup": THIS_EVENT,
     "tournaments:manage_chief_referees": THIS_EVENT,
     "tournaments:manage_entries": THIS_EVENT,
+    "tournaments:manage_roll_call": THIS_EVENT,
     "tournaments:manage_import": THIS_EVENT,
     "tournaments:manage_entry": THIS_EVENT,
     "tournaments:manage_entry_action[withdraw]": THIS_EVENT,
@@ -395,6 +396,8 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         data = {"file": SimpleUploadedFile("e.csv", CSV.encode())}
     if name == "tournaments:manage_discipline":
         data = {"entry": e[0].pk, "round_number": 1, "kind": "yellow", "reason": "x"}
+    if name == "tournaments:manage_roll_call":
+        data = {"call": f"{e[0].pk}:late"}
     return reverse(name, kwargs=kwargs), data
 
 
@@ -789,6 +792,7 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     "tournaments:manage": (MANAGED, None),
     "tournaments:manage_setup": (MANAGED, None),
     "tournaments:manage_entries": (MANAGED, None),
+    "tournaments:manage_roll_call": (MANAGED, None),
     "tournaments:manage_import": (MANAGED, None),
     "tournaments:manage_entry": (MANAGED, None),
     "tournaments:manage_audit": (MANAGED, None),

@@ -47,7 +47,8 @@ PAGES = {
                   "/manage/{t}/rounds/4/print/", "/manage/{t}/discipline/",
                   "/manage/{t}/setup/", "/manage/{t}/audit/", "/manage/{i}/setup/",
                   "/manage/{k}/rounds/1/", "/manage/{f}/", "/manage/{f}/setup/",
-                  "/manage/{f}/entries/", "/manage/{f}/rounds/3/", "/manage/{t}/substitutes/"],
+                  "/manage/{f}/entries/", "/manage/{f}/rounds/3/", "/manage/{t}/substitutes/",
+                  "/manage/{t}/roll-call/"],
 }  # fmt: skip
 #: pages the role may not open: the refusal page must fit too
 REFUSED = {("referee", "/manage/{t}/")}

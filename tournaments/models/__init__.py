@@ -2,6 +2,7 @@
 
     players        Club, Player (the registry every tournament shares)
     registration   Tournament (its setup), Entry, EntryAbsence
+    attendance     RollCall (present or late before a round; absent is an EntryAbsence)
     rounds         Round, Pairing (a table or a bye), PairingEntry (a side of a table)
     results        Sanction (the chief referee's), Standing (a finished round's snapshot),
                    RoundGames (a finished round's games, for the later live standings)
@@ -12,6 +13,7 @@
 Every model keeps the app label ``tournaments`` and its table; import them from here.
 """
 
+from tournaments.models.attendance import RollCall
 from tournaments.models.imports import ArchiveImport, PendingImport
 from tournaments.models.players import Club, Player
 from tournaments.models.ratings import (
@@ -42,7 +44,8 @@ __all__ = [
     "DISPLAY_SCALE", "PlayerRating", "RatingChange", "RatingsJob", "Season",
     "MAX_SANCTION_GAME_POINTS", "MAX_SANCTION_MATCH_POINTS", "SIDE_ORDER", "TIE_BREAKS",
     "ArchiveImport", "Club",
-    "Entry", "EntryAbsence", "Pairing", "PairingEntry", "PendingImport", "Player", "Round",
+    "Entry", "EntryAbsence", "RollCall", "Pairing", "PairingEntry", "PendingImport", "Player",
+    "Round",
     "RoundGames",
     "Sanction", "Standing",
     "Substitute",

@@ -1,0 +1,42 @@
+"""The roll call before a round: who is here and who is late (who is absent is an
+``EntryAbsence``, which the pairing already leaves out)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models.registration import Entry
+
+
+class RollCall(models.Model):
+    """An entry called present (or late) for a round by the desk."""
+
+    class State(models.TextChoices):
+        PRESENT = "present", _("present")
+        LATE = "late", _("late")
+
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="roll_calls"
+    )
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    state = models.CharField(_("state"), max_length=10, choices=State.choices)
+    called_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("called by"),
+                                  null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+")  # fmt: skip
+    called_at = models.DateTimeField(_("called at"), auto_now=True)
+
+    class Meta:
+        ordering = ["entry", "round_number"]
+        verbose_name = _("roll call")
+        verbose_name_plural = _("roll calls")
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "round_number"],
+                                    name="one_roll_call_per_entry_and_round"),  # fmt: skip
+            models.CheckConstraint(condition=Q(round_number__gte=1), name="roll_call_round_1_up"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} · {self.round_number}: {self.state}"
