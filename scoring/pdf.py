@@ -9,6 +9,7 @@ depend on the fonts of the server. Reads nothing from the database.
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,8 @@ FONT = "ProtocolSans"
 FONT_BOLD = "ProtocolSans-Bold"
 GRID = colors.HexColor("#555555")
 SHADE = colors.HexColor("#eeeeee")
+#: a tile as the referee writes it: «6:4», «6-4»
+TILE = re.compile(r"(\d)\s*[:\-]\s*(\d)")
 
 
 def _register_fonts() -> None:
@@ -76,17 +79,32 @@ def _esc(text: Any) -> str:
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+#: the printable width of an A4 page between the margins every document here uses
+WIDTH = A4[0] - 28 * mm
+
+
+def a4(buffer: io.BytesIO, title: str) -> SimpleDocTemplate:
+    """An A4 document with the protocol's margins (the round's PDF uses it too)."""
+    _register_fonts()
+    return SimpleDocTemplate(
+        buffer, pagesize=A4, leftMargin=14 * mm, rightMargin=14 * mm,
+        topMargin=12 * mm, bottomMargin=12 * mm, title=title, author="domino-scoresheet",
+    )  # fmt: skip
+
+
 def protocol_pdf(sheet: Sheet) -> bytes:
     """The PDF bytes of ``sheet``; filled in when it has deals, blank rows otherwise."""
+    buffer = io.BytesIO()
+    doc = a4(buffer, _("Protocol") + " — " + sheet.title)
+    doc.build(protocol_story(sheet))
+    return buffer.getvalue()
+
+
+def protocol_story(sheet: Sheet) -> list[Flowable]:
+    """The protocol's page as flowables (one protocol, or one of a round's in a single PDF)."""
     _register_fonts()
     st = _styles()
-    buffer = io.BytesIO()
-    doc = SimpleDocTemplate(
-        buffer, pagesize=A4, leftMargin=14 * mm, rightMargin=14 * mm,
-        topMargin=12 * mm, bottomMargin=12 * mm,
-        title=_("Protocol") + " — " + sheet.title, author="domino-scoresheet",
-    )  # fmt: skip
-    width = A4[0] - 28 * mm
+    width = WIDTH
     story: list[Flowable] = []
 
     # Heading: what and where on the left, the QR code to the referee page on the right.
@@ -94,8 +112,9 @@ def protocol_pdf(sheet: Sheet) -> bytes:
     facts = list(sheet.facts)
     if sheet.table:
         facts.append((_("Table"), sheet.table))
-    facts += [(_("Rules"), sheet.rules_words), (_("Status"), sheet.status_label),
-              (_("Match"), "№ " + str(sheet.match_id))]
+    facts.append((_("Rules"), sheet.rules_words))
+    if not sheet.paper:
+        facts += [(_("Status"), sheet.status_label), (_("Match"), "№ " + str(sheet.match_id))]
     head.append(Paragraph(" · ".join(f"{_esc(k)}: <b>{_esc(v)}</b>" for k, v in facts),
                           st["base"]))
     qr_size = 30 * mm
@@ -143,9 +162,7 @@ def protocol_pdf(sheet: Sheet) -> bytes:
         ("VALIGN", (0, 0), (-1, -1), "BOTTOM"), ("TEXTCOLOR", (2, 0), (2, -1), GRID),
     ]))
     story.append(sigs)
-
-    doc.build(story)
-    return buffer.getvalue()
+    return story
 
 
 def _grid_style(header_rows: int) -> TableStyle:
@@ -159,11 +176,25 @@ def _grid_style(header_rows: int) -> TableStyle:
     ])
 
 
+def hand_pips(text: str) -> str:
+    """What a seat still held, as the pips the desk adds up: «12» stays, «6:6 2:0» is 14."""
+    text = (text or "").strip()
+    if text.isdigit():
+        return text
+    tiles = TILE.findall(text)
+    return str(sum(int(a) + int(b) for a, b in tiles)) if tiles else ""
+
+
 def _deal_grid(sheet: Sheet, width: float, st: dict[str, ParagraphStyle]) -> Table:
-    """№ · lead · result · by · per side: written, total · eggs — the paper protocol's columns."""
+    """№ · lead · result · by · the pips left in each hand · per side: written, total · eggs —
+    the paper protocol's columns. The hands are what the desk needs to check each amount when
+    it copies the paper in."""
     sides = sheet.sides
+    seats = sheet.seats
     head1: list[Any] = ["№", _("Lead"), _("Result"), _("By")]
     head2: list[Any] = ["", "", "", ""]
+    head1 += [_("Left in hands")] + [""] * (len(seats) - 1)
+    head2 += [seat.label for seat in seats]
     for side in sides:
         head1 += [side.label, ""]
         head2 += [_("written"), _("total")]
@@ -171,9 +202,11 @@ def _deal_grid(sheet: Sheet, width: float, st: dict[str, ParagraphStyle]) -> Tab
     head2.append("")
     rows: list[list[Any]] = [head1, head2]
     move_rows: list[int] = []  # a fives deal's scoring moves, a line under the deal
+    first_side = 4 + len(seats)
     for row in sheet.rows:
         line: list[Any] = [str(row.n), _seat(sheet, row.leader), row.result_label,
                            _seat(sheet, row.by)]
+        line += [hand_pips(row.hands.get(seat.seat, "")) for seat in seats]
         for i in range(len(sides)):
             if row.is_redeal:
                 line += ["", ""]
@@ -189,27 +222,30 @@ def _deal_grid(sheet: Sheet, width: float, st: dict[str, ParagraphStyle]) -> Tab
     for i in range(sheet.blank_rows):
         rows.append([str(next_n + i)] + [""] * (len(head1) - 1))
     if sheet.rows:
-        total_line: list[Any] = [_("Total"), "", "", ""]
+        total_line: list[Any] = [_("Total"), "", "", ""] + [""] * len(seats)
         for total in sheet.totals:
             total_line += ["", str(total)]
         total_line.append(str(sheet.unclaimed_eggs) if sheet.unclaimed_eggs else "")
         rows.append(total_line)
-    widths = [10 * mm, 14 * mm, 24 * mm, 14 * mm]
-    eggs_w = 14 * mm
+    widths = [9 * mm, 12 * mm, 22 * mm, 12 * mm] + [9 * mm] * len(seats)
+    eggs_w = 12 * mm
     side_w = min((width - sum(widths) - eggs_w) / (2 * len(sides)), 26 * mm)
     widths += [side_w] * (2 * len(sides)) + [eggs_w]
     # a line of moves grows with its text; the other rows keep the paper's height
     heights = [None if i in move_rows else 6 * mm for i in range(len(rows))]
     table = Table(rows, colWidths=widths, repeatRows=2, rowHeights=heights)
     style = _grid_style(header_rows=2)
+    style.add("SPAN", (4, 0), (first_side - 1, 0))
+    style.add("ALIGN", (4, 0), (first_side - 1, -1), "CENTER")
+    style.add("FONTSIZE", (4, 0), (4, 0), 6.5)
     for i in range(len(sides)):
-        col = 4 + 2 * i
+        col = first_side + 2 * i
         style.add("SPAN", (col, 0), (col + 1, 0))
         style.add("ALIGN", (col, 0), (col + 1, -1), "CENTER")
         style.add("LINEBEFORE", (col, 0), (col, -1), 1.2, colors.black)
     if len(sides) > 2:  # three or four players each for himself: narrow columns
-        style.add("FONTNAME", (4, 1), (-2, 1), FONT)
-        style.add("FONTSIZE", (4, 1), (-2, 1), 6)
+        style.add("FONTNAME", (first_side, 1), (-2, 1), FONT)
+        style.add("FONTSIZE", (first_side, 1), (-2, 1), 6)
     for col in range(4):
         style.add("SPAN", (col, 0), (col, 1))
     style.add("SPAN", (len(head1) - 1, 0), (len(head1) - 1, 1))

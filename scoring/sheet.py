@@ -9,7 +9,7 @@ to the database.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -129,6 +129,9 @@ class Sheet:
     min_record: int = 0
     url: str = ""
     facts: list[tuple[str, str]] = field(default_factory=list)
+    #: printed for a round's paper in one go: no status and no match number (they mean
+    #: nothing on paper; the QR code leads to the sheet)
+    paper: bool = False
 
     @property
     def grid_columns(self) -> int:
@@ -317,3 +320,10 @@ def build_sheet(match: Any, deals: Iterable[Any], url: str = "",
         url=url,
         facts=facts or [],
     )
+
+
+def blank_copy(sheet: Sheet, paper: bool = False) -> Sheet:
+    """The protocol to fill in by hand: no deals, the rows the rules play."""
+    return replace(sheet, rows=[], totals=[0] * len(sheet.totals), finished=False,
+                   winner=None, winner_label="", unclaimed_eggs=0,
+                   blank_rows=sheet.planned_rows, paper=paper)  # fmt: skip

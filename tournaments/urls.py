@@ -67,6 +67,8 @@ urlpatterns = [
          name="manage_round"),
     path("manage/<int:pk>/rounds/<int:number>/status/", rounds.RoundStatusView.as_view(),
          name="manage_round_status"),
+    path("manage/<int:pk>/rounds/<int:number>/paper.pdf", rounds.RoundPaperView.as_view(),
+         name="manage_round_paper"),
     path("manage/<int:pk>/rounds/<int:number>/print/", rounds.PrintTablesView.as_view(),
          name="manage_round_print"),
     path("manage/<int:pk>/board/", live.CurrentBoardView.as_view(), name="manage_current_board"),

@@ -800,6 +800,7 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     "tournaments:manage_round": (MANAGED, Sees(MANAGERS, knows=EVERYONE)),
     "tournaments:manage_round_status": (MANAGED, Sees(MANAGERS, knows=EVERYONE)),
     "tournaments:manage_round_print": (MANAGED, Sees(MANAGERS, knows=EVERYONE)),
+    "tournaments:manage_round_paper": (MANAGED, Sees(MANAGERS, knows=EVERYONE)),
     # the live board (issue 17): the tournament's organisers and chief referees
     "tournaments:manage_board": (Sees(SEE_T), Sees(SEE_T, knows=EVERYONE)),
     "tournaments:manage_current_board": (Sees(SEE_T), None),
@@ -878,7 +879,8 @@ def read_url(label: str, scenario: str, w: dict[str, Any]) -> str:
     if label == "tournaments:player":
         return reverse(label, args=[player])
     if label in ("tournaments:round", "tournaments:manage_round", "tournaments:manage_round_status",
-                 "tournaments:manage_round_print", "tournaments:manage_board",
+                 "tournaments:manage_round_print", "tournaments:manage_round_paper",
+                 "tournaments:manage_board",
                  "tournaments:round_clock"):  # fmt: skip
         kwargs["number"] = r.number
     if label == "tournaments:manage_entry":

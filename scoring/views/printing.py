@@ -4,14 +4,12 @@ filled in or blank.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from scoring.pdf import protocol_pdf
-from scoring.sheet import Sheet
+from scoring.sheet import blank_copy
 from scoring.views.match_view import MatchView
 
 
@@ -37,11 +35,6 @@ class PdfView(MatchView):
         response = HttpResponse(protocol_pdf(sheet), content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="protocol-{self.match.pk}.pdf"'
         return response
-
-
-def blank_copy(sheet: Sheet) -> Sheet:
-    return replace(sheet, rows=[], totals=[0] * len(sheet.totals), finished=False,
-                   winner=None, winner_label="", unclaimed_eggs=0, blank_rows=sheet.planned_rows)
 
 
 def qr_svg(url: str) -> str:

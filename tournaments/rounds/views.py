@@ -7,6 +7,7 @@
                                            finish; each table's flags explained
     /manage/<pk>/rounds/<n>/status/        the JSON the round page polls while the job runs
     /manage/<pk>/rounds/<n>/print/         the table list to print
+    /manage/<pk>/rounds/<n>/paper.pdf      the round's paper in one PDF (protocols, cards, slips)
     /manage/<pk>/rounds/<n>/clock/<action>/  the round clock: start, pause, resume, extend
     /tournaments/<pk>/rounds/<n>/clock/    the clock as JSON (clock.js re-syncs with it)
     /tournaments/<pk>/rounds/<n>/          a published round (no login when public)
@@ -39,7 +40,7 @@ from tournaments.models import (
     Sanction,
     Tournament,
 )
-from tournaments.rounds import clock, explain, referees, selectors, services
+from tournaments.rounds import clock, explain, referees, round_pdf, selectors, services
 from tournaments.rounds import notes as round_notes
 from tournaments.rounds.order import MAX_REASON, pairing_override, round_to_pair
 from tournaments.selectors import round_with_pairings
@@ -221,6 +222,21 @@ class PrintTablesView(ManageView):
         return self.render("rounds/print_tables.html", round=round_,
                            tables=[p for p in pairings if p.table],
                            byes=[p for p in pairings if not p.table])  # fmt: skip
+
+
+class RoundPaperView(ManageView):
+    """The round's paper in one PDF: protocols, table cards, slips (``rounds.round_pdf``)."""
+
+    def get(self, request: HttpRequest, pk: int, number: int) -> HttpResponse:
+        round_ = self.round(number)
+        round_ = round_with_pairings(Round.objects.filter(pk=round_.pk)).get()
+        if not any(p.table for p in round_.pairings.all()):
+            raise Http404
+        pdf = round_pdf.round_pdf(round_, request.build_absolute_uri)
+        response = HttpResponse(pdf, content_type="application/pdf")
+        name = f"round-{round_.number}-{self.tournament.pk}.pdf"
+        response["Content-Disposition"] = f'inline; filename="{name}"'
+        return response
 
 
 class RoundPairingsView(DetailView):
