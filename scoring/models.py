@@ -83,6 +83,9 @@ class Match(models.Model):
     end = models.CharField(_("end"), max_length=20, blank=True)
     winner = models.CharField(_("winner"), max_length=10, blank=True)
     unclaimed_eggs = models.IntegerField(_("unclaimed eggs"), default=0)
+    #: the desk typed the final score without deals (a tournament that allows it): marked
+    #: «итог без раздач» wherever the match is shown
+    result_only = models.BooleanField(_("final score without deals"), default=False)
     #: deals each side won (legal deals with a winner), e.g. {"NS": 5, "EW": 3}
     deals_won = models.JSONField(_("deals won"), default=dict, blank=True)
     next_leader = models.CharField(_("next leader"), max_length=1, blank=True)

@@ -318,7 +318,8 @@ def build_sheet(match: Any, deals: Iterable[Any], url: str = "",
         lead_rule=_lead_rule(rules, rows, match.next_leader),
         min_record=int(getattr(rules, "min_record", 0)),
         url=url,
-        facts=facts or [],
+        facts=(facts or []) + ([(_("Result"), _("final score without deals"))]
+                               if getattr(match, "result_only", False) else []),
     )
 
 

@@ -52,6 +52,7 @@ OPTIONAL: dict[tuple[str, str], object] = {
     ("rounds", "clock_paused_seconds"): 0,
     ("matches", "clock_ends_at"): None,
     ("matches", "clock_paused_left"): None,
+    ("matches", "result_only"): False,
     ("deals", "time_up_by_clock"): False,
 }
 
@@ -67,7 +68,8 @@ SPECS: dict[str, dict[str, str]] = {
     "tournament": {
         "name": STR, "start_date": DATE, "end_date": DATE, "venue": STR, "rules_preset": STR,
         "rules_options": JSON, "format": STR, "system": STR, "rounds": INT, "status": STR,
-        "public": BOOL, "rated": BOOL, "points_win": INT, "points_draw": INT, "points_loss": INT,
+        "public": BOOL, "rated": BOOL, "result_only_tables": BOOL, "points_win": INT,
+        "points_draw": INT, "points_loss": INT,
         "tie_breaks": JSON, "bye_result": STR, "club_avoidance": STR, "club_strict_until": INT,
         "individual_federation": BOOL, "first_round": STR, "yellow_card_points": INT,
         "red_card_points": INT,
@@ -108,6 +110,7 @@ SPECS: dict[str, dict[str, str]] = {
         "rules_preset": STR, "rules_options": JSON, "rules": JSON, "referee": USER,
         "status": STR, "version": INT, "totals": JSON, "finished": BOOL, "end": STR,
         "winner": STR, "unclaimed_eggs": INT, "next_leader": STR, "pin_failures": INT,
+        "result_only": BOOL,
         "pin_set_by": USER, "created_by": USER, "created_at": DATETIME, "updated_at": DATETIME,
         "submitted_by": USER, "submitted_at": DATETIME_NULL, "confirmed_by": USER,
         "confirmed_with_pin": BOOL, "confirmed_at": DATETIME_NULL,

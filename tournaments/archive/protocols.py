@@ -87,6 +87,10 @@ def _check_no_result(problems: Problems, judge: AnyJudge, item: Mapping[str, Any
         return
     fields["deals_won"] = {}
     start = judge.start()
+    if fields.get("result_only") is True and fields.get("status") in HANDED_IN:
+        # a final score typed at the desk without deals (``rounds.result_only``): it stands as
+        # the desk typed it, and stays marked so wherever it is shown
+        return
     if fields.get("status") in HANDED_IN:
         claimed = "status"
     else:

@@ -112,6 +112,14 @@ class Tournament(models.Model):
         _("rated"), default=True,
         help_text=_("Its confirmed matches count in the site's ratings."),
     )  # fmt: skip
+    #: clubs that keep only the match score on paper: the desk may type a table's final score
+    #: without deals (``rounds.result_only``); off by default, sports domino is deal by deal
+    result_only_tables = models.BooleanField(
+        _("final scores without deals"), default=False,
+        help_text=_("The desk may type a table's final score without its deals; such a result "
+                    "is marked «final score without deals» everywhere. Leave it off where the "
+                    "protocols are kept deal by deal."),
+    )  # fmt: skip
     points_win = models.PositiveSmallIntegerField(_("match points for a win"), default=2)
     points_draw = models.PositiveSmallIntegerField(_("match points for a draw"), default=1)
     points_loss = models.PositiveSmallIntegerField(_("match points for a loss"), default=0)

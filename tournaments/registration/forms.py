@@ -57,6 +57,7 @@ class TournamentForm(forms.ModelForm):
             "individual_federation", "first_round",
             "yellow_card_points", "red_card_points", "public", "efectividad",
             "forfeit_win_percent", "forfeit_loss_percent", "bye_percent", "seed_by_rating",
+            "result_only_tables",
         ]  # fmt: skip
         help_texts = {
             # a new tournament is private until ticked: organisers wondered where it went

@@ -121,6 +121,9 @@ class CrossCellSerializer(serializers.Serializer):
     points_against = serializers.IntegerField()
     table = serializers.IntegerField(allow_null=True)
     match = serializers.IntegerField(allow_null=True)
+    result_only = serializers.BooleanField(
+        help_text="The desk typed the final score without deals (the tournament allows it)."
+    )
 
 
 class CrossRowSerializer(serializers.Serializer):
@@ -248,6 +251,7 @@ def crosstable_data(cross: crosstable.Crosstable) -> dict[str, Any]:
                 "points_against": c.points_against,
                 "table": c.table,
                 "match": c.match,
+                "result_only": c.result_only,
             }
             for c in row.cells
         ]

@@ -43,6 +43,8 @@ class CrossCell:
     points_against: int = 0
     table: int | None = None
     match: int | None = None
+    #: a final score typed without deals: marked «‡» here and in the exports (a legend says it)
+    result_only: bool = False
 
     @property
     def mark(self) -> str:
@@ -64,7 +66,9 @@ class CrossCell:
 
     @property
     def score(self) -> str:
-        return f"{self.points_for}:{self.points_against}" if self.kind == "played" else ""
+        if self.kind != "played":
+            return ""
+        return f"{self.points_for}:{self.points_against}" + (TYPED if self.result_only else "")
 
     @property
     def ranks(self) -> str:
@@ -74,6 +78,10 @@ class CrossCell:
     def text(self) -> str:
         """One line for an export: "3 W 120:80", "bye", "+"."""
         return " ".join(part for part in (self.ranks, self.mark, self.score) if part)
+
+
+#: the sign after a score typed at the desk without deals
+TYPED = "‡"
 
 
 @dataclass
@@ -114,6 +122,7 @@ def _cell(
         cell.points_against,
         cell.table,
         cell.match,
+        cell.result_only,
     )
 
 

@@ -6,13 +6,13 @@
     gc_paused()                                       the cyclic collector off while a table
                                                       is computed
 
-What counts. Rounds that are published or finished, up to ``upto_round``. A table counts when its
-protocol is confirmed, or when a forfeit decides it; a table still in play is left out (live
-standings show it as pending). A bye scores as the tournament's ``bye_result``. An entry without a
-place in a counted round was absent: by request (``EntryAbsence``), because it joined later, or,
-after its last place, because it withdrew (``withdrawn``). Its opponents' Buchholz counts every
-unplayed round after its last played game as a draw, whatever the label (C.07 art. 16,
-``tournaments.standings``). Active sanctions deduct in their round; revoked ones count nothing.
+What counts. Rounds published or finished, up to ``upto_round``. A table counts when its protocol
+is confirmed or a forfeit decides it; one still in play is left out (live standings show it
+pending). A bye scores the tournament's ``bye_result``. An entry without a place in a counted round
+was absent: by request (``EntryAbsence``), because it joined later, or, after its last place,
+because it withdrew. For its opponents' Buchholz, its rounds after its last paired one count as
+draws (C.07 art. 16: ``tournaments.standings``); a forfeit is a paired round. Active sanctions
+deduct in their round; revoked ones count nothing.
 
 Points. ``points_for`` is what the entry's side recorded and ``points_against`` the other side's,
 except under ``losers_record_own`` («козёл»: a side records its own bad points) where the two
@@ -68,6 +68,7 @@ def _sides_of(tournament: Tournament) -> tuple[str, ...]:
 
 
 END_KINDS = {"target": "target", "instant": "target", "time": "time", "deals": "deals"}
+TYPED = "result_only"  # the end a final score typed without deals is read with (no END_KINDS)
 
 
 def standings_settings(tournament: Tournament) -> pure.Settings:
@@ -119,6 +120,7 @@ class Cell:
     table: int | None = None
     match: int | None = None
     side: str = ""
+    result_only: bool = False  # the desk typed the final score without deals
 
 
 @dataclass(slots=True)
@@ -271,16 +273,16 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     ) if fresh else []  # fmt: skip
     # the decided tables' results, the JSON keys of every side read as text by the database
     decided: dict[int, tuple[str, str, dict[str, int], dict[str, int]]] = {}
-    for pk, winner, end, *values in [] if not fresh else Match.objects.filter(
+    for pk, winner, end, result_only, *values in [] if not fresh else Match.objects.filter(
         pairing__round__tournament=tournament, pairing__round__status__in=COUNTED,
         pairing__round__number__in=fresh, status=Match.Status.CONFIRMED,
     ).exclude(winner="").values_list(
-        "pk", "winner", "end", *(_key("totals", side) for side in sides_read),
+        "pk", "winner", "end", "result_only", *(_key("totals", side) for side in sides_read),
         *(_key("deals_won", side) for side in sides_read),
     ):  # fmt: skip
         totals, won = values[: len(sides_read)], values[len(sides_read):]
-        decided[pk] = (
-            winner, end,
+        decided[pk] = (  # a score typed without deals (``rounds.result_only``) ends so
+            winner, TYPED if result_only else end,
             {side: int(v) for side, v in zip(sides_read, totals, strict=True) if v is not None},
             {side: int(v) for side, v in zip(sides_read, won, strict=True) if v is not None},
         )  # fmt: skip
@@ -353,6 +355,7 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
                     cells[entry_id][number] = Cell(
                         number, kind, result, theirs, tuple(e for e in mine if e != entry_id),
                         ours, others, info["table"], info["match"], side,
+                        info["match"] in decided and decided[info["match"]][1] == TYPED,
                     )  # fmt: skip
 
     pending_tables = len({(info["round"], info["table"]) for pid, info in tables.items()

@@ -40,7 +40,15 @@ from tournaments.models import (
     Sanction,
     Tournament,
 )
-from tournaments.rounds import clock, explain, referees, round_pdf, selectors, services
+from tournaments.rounds import (
+    clock,
+    explain,
+    referees,
+    result_only,
+    round_pdf,
+    selectors,
+    services,
+)
 from tournaments.rounds import notes as round_notes
 from tournaments.rounds.order import MAX_REASON, pairing_override, round_to_pair
 from tournaments.selectors import round_with_pairings
@@ -194,6 +202,12 @@ class RoundActionView(ManageView):
                         "%(n)s table has no referee: the list is shorter than the tables.",
                         "%(n)s tables have no referee: the list is shorter than the tables.",
                         empty) % {"n": empty})  # fmt: skip
+            elif action == "result":
+                pairing = get_object_or_404(Pairing, pk=int(post["pairing"]), round=round_)
+                result_only.record_result(request.user, pairing.pk,
+                                          {"NS": post.get("NS"), "EW": post.get("EW")})  # fmt: skip
+                messages.success(request, _("Table %(t)s: the final score is saved (without "
+                                            "deals).") % {"t": pairing.table})  # fmt: skip
             elif action == "regenerate":
                 services.regenerate(request.user, round_.pk)
             elif action == "publish":

@@ -95,7 +95,7 @@ def test_crosstable_shape(api, event, tournament):
         "round": 1, "kind": "played", "result": "win",
         "opponents": [{"id": event["b"].pk, "rank": rank["Пара 2"], "name": "Пара 2"}],
         "partners": [], "points_for": 120, "points_against": 80, "table": 1,
-        "match": table_match(event["r1"], 1).pk,
+        "match": table_match(event["r1"], 1).pk, "result_only": False,
     }  # fmt: skip
     assert second["result"] == "win" and second["opponents"][0]["name"] == "Пара 3"
     assert rows["Пара 2"]["cells"][1]["kind"] == "pending"
