@@ -9,7 +9,8 @@ Modes (the organiser's one click on the round page):
 * ``rotate`` — the previous round's referees, moved so that nobody judges an entry he has
   already judged in this tournament (when that is impossible, as few repeats as can be, then
   nobody at the table number he had);
-* ``list`` — the same, from the referees the organiser ticked.
+* ``list`` — the same, from the referees the organiser ticked;
+* ``all`` — the same, from everyone who may referee (round 1 in one click).
 
 A referee judges one table of a round. When the pool is smaller than the tables, the rest stay
 empty (the page says how many). The matching is rustworkx's maximum-weight matching, the one the
@@ -32,7 +33,7 @@ from tournaments.errors import TournamentError
 from tournaments.models import Pairing, PairingEntry, Round
 from tournaments.rounds import services
 
-MODES = ("keep", "rotate", "list")
+MODES = ("keep", "rotate", "list", "all")
 #: a repeat (a referee meeting an entry he judged) outweighs every other preference together
 REPEAT = 1_000_000
 SAME_TABLE = 1_000
@@ -114,8 +115,9 @@ def plan(round_: Round, mode: str, pool: Iterable[int] | None = None) -> dict[in
             raise TournamentError.one("no_previous", _(
                 "The previous round has no referees to rotate."), "mode")  # fmt: skip
     else:
-        allowed = set(offered())
-        people = [r for r in dict.fromkeys(pool or []) if r in allowed]
+        allowed = offered()
+        chosen = allowed if mode == "all" else pool or []
+        people = [r for r in dict.fromkeys(chosen) if r in set(allowed)]
         if not people:
             raise TournamentError.one("no_referees", _("Tick at least one referee."), "pool")
     last_table = {referee: table for table, referee in previous.items()}

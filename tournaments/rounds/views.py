@@ -149,7 +149,17 @@ class RoundView(ManageView):
             status_url=reverse("tournaments:manage_round_status", args=[pk, number]),
             open_tables=open_tables, standings_url=standings_url(pk, number),
             override=pairing_override(round_), notes=round_notes.in_words(round_.notes),
+            pair_next=_pair_next(self.tournament, round_),
         )  # fmt: skip
+
+
+def _pair_next(tournament: Tournament, round_: Round) -> int | None:
+    """The round a finished round's page offers to pair next (one click less than going back
+    to the overview): the following one, when it is the one to pair now."""
+    if round_.status != Round.Status.FINISHED:
+        return None
+    turn = round_to_pair(tournament, dict(tournament.round_set.values_list("number", "status")))
+    return turn.number if turn.number == round_.number + 1 and not turn.refusal else None
 
 
 def _swap_with(pairings: list[Pairing]) -> int | None:

@@ -120,7 +120,7 @@ def test_round_one_has_no_previous_referees_to_keep(client, tournament, organise
     client.force_login(organiser)
     page = client.get(f"/manage/{tournament.pk}/rounds/1/").content.decode()
     assert "Переставить судей прошлого тура" not in page
-    assert "Назначить судей из списка" in page
+    assert "Назначить судей из списка" in page and "Дать каждому судье по столу" in page
     html = client.post(f"/manage/{tournament.pk}/rounds/1/referees/", {"mode": "keep"},
                        follow=True).content.decode()  # fmt: skip
     assert "В прошлом туре не было судей, которых можно оставить." in html
