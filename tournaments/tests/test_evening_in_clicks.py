@@ -88,8 +88,8 @@ def test_a_sixteen_pair_evening_to_round_two_in_few_actions(
         do.click("#clock-start-form button")
         round1 = Round.objects.get(tournament=tournament, number=1)
         assert round1.status == Round.Status.PUBLISHED and round1.clock_started_at is not None
-        judging = set(round1.pairings.filter(table__isnull=False).values_list("referee_id",
-                                                                             flat=True))  # fmt: skip
+        tables = round1.pairings.filter(table__isnull=False)
+        judging = set(tables.values_list("referee_id", flat=True))
         assert judging == {r.pk for r in referees}  # eight tables, each of the eight referees
         first = list(do.actions)
         assert len(first) <= 20, first
