@@ -28,9 +28,9 @@ urlpatterns = [
     path("tournaments/<int:pk>/standings/", results.StandingsView.as_view(), name="standings"),
     path("tournaments/<int:pk>/crosstable/", results.CrosstableView.as_view(), name="crosstable"),
     path("tournaments/<int:pk>/hall/", results.HallView.as_view(), name="hall"),
-    re_path(r"^tournaments/(?P<pk>[0-9]+)/standings\.(?P<fmt>csv|xlsx)$",
+    re_path(r"^tournaments/(?P<pk>[0-9]+)/standings\.(?P<fmt>csv|xlsx|pdf)$",
             results.ExportView.as_view(what="standings"), name="standings_export"),
-    re_path(r"^tournaments/(?P<pk>[0-9]+)/crosstable\.(?P<fmt>csv|xlsx)$",
+    re_path(r"^tournaments/(?P<pk>[0-9]+)/crosstable\.(?P<fmt>csv|xlsx|pdf)$",
             results.ExportView.as_view(what="crosstable"), name="crosstable_export"),
     path("players/<int:pk>/", results.PlayerView.as_view(), name="player"),
     # ratings and seasons across tournaments

@@ -29,7 +29,7 @@ from django.views import View
 from tournaments import access, selectors
 from tournaments.errors import TournamentError
 from tournaments.models import Player, PlayerRating, RatingChange, Round, Tournament
-from tournaments.results import crosstable, display, exports, history, ledger, reread
+from tournaments.results import crosstable, display, exports, history, ledger, pdf_export, reread
 
 #: the live standings page re-fetches its table this often (seconds)
 REFRESH_SECONDS = 20
@@ -272,9 +272,17 @@ class ExportView(TournamentPage):
     def get(self, request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
         round_, scope = request.GET.get("round"), request.GET.get("scope")
         if self.what == "crosstable":
-            sheet = exports.crosstable_sheet(crosstable.crosstable(self.tournament, round_, scope))
+            cross = crosstable.crosstable(self.tournament, round_, scope)
+            sheet, results = exports.crosstable_sheet(cross), cross.results
         else:
-            sheet = exports.standings_sheet(display.results_table(self.tournament, round_, scope))
+            results = display.results_table(self.tournament, round_, scope)
+            sheet = exports.standings_sheet(results)
+        if fmt == "pdf":  # for the notice board and the federation
+            body = pdf_export.sheet_pdf(sheet, self.tournament, results.order_labels(),
+                                        results.table.source)  # fmt: skip
+            answer = HttpResponse(body, content_type="application/pdf")
+            answer["Content-Disposition"] = f'inline; filename="{sheet.filename}.pdf"'
+            return answer
         return exports.response(sheet, fmt)
 
 

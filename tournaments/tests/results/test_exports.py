@@ -100,10 +100,31 @@ def test_english_labels_and_a_bad_round(client, event, tournament):
     header = read_csv(client.get(url).content)[0]
     assert header[:5] == ["Rank", "Name", "Players", "Club", "Match points"]
     assert client.get(url, {"round": 9}).status_code == 404
-    assert client.get(f"/tournaments/{tournament.pk}/standings.pdf").status_code == 404
+    assert client.get(f"/tournaments/{tournament.pk}/standings.ods").status_code == 404
 
 
 def test_export_of_a_private_tournament_is_not_found(client):
     private = TournamentFactory(public=False)
     url = reverse("tournaments:crosstable_export", args=[private.pk, "csv"])
     assert client.get(url).status_code == 404
+
+
+def test_standings_and_crosstable_as_a_pdf_for_the_notice_board(client, event, tournament):
+    """Issue 29: the final standings and the crosstable as a PDF, with the tournament's facts,
+    the tie-breaks used and signature lines; from the same sheet as the CSV."""
+    import io
+
+    from pypdf import PdfReader
+
+    tournament.venue = "Клуб «Рыба»"
+    tournament.save()
+    page = client.get(f"/tournaments/{tournament.pk}/standings/").content.decode()
+    assert f'href="/tournaments/{tournament.pk}/standings.pdf?' in page
+    for what in ("standings", "crosstable"):
+        response = client.get(f"/tournaments/{tournament.pk}/{what}.pdf")
+        assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+        text = " ".join(" ".join((p.extract_text() or "").split())
+                        for p in PdfReader(io.BytesIO(response.content)).pages)  # fmt: skip
+        assert "Клуб «Рыба»" in text and "Порядок дополнительных показателей" in text
+        assert "Главный судья" in text and "Организатор" in text
+        assert "Пара 1" in text and "Пара 4" in text
