@@ -65,6 +65,12 @@ def pytest_configure(config: pytest.Config) -> None:
     api_settings.reload()
 
 
+@pytest.fixture(autouse=True)
+def _uploads_in_a_temporary_folder(settings: Any, tmp_path_factory: Any) -> None:
+    """Uploaded files (the protocols' photographs) never land in the project's media/."""
+    settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _eager_celery_by_default() -> Iterator[None]:
     from config.celery import app

@@ -89,6 +89,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
 DEAL_MAX_BYTES = env.int("DEAL_MAX_BYTES", default=16 * 2**10)
 #: a tournament archive (the import page and the API): 200 pairs × 7 rounds make 8 MB
 ARCHIVE_MAX_BYTES = env.int("ARCHIVE_MAX_BYTES", default=64 * 2**20)
+#: a photograph of a signed paper protocol (a phone's camera: 2-6 MB)
+PROTOCOL_PHOTO_MAX_BYTES = env.int("PROTOCOL_PHOTO_MAX_BYTES", default=12 * 2**20)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -241,8 +243,14 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Uploaded files (the protocols' photographs): the project folder's media/ in the embedded mode;
+# in production any backend of Django's storage API, e.g. django-storages' S3 one for an
+# S3-compatible store (docs/production.md). They are never served as static files: a view that
+# checks who may see the match streams them.
+MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "media")
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": {"BACKEND": env.str("FILE_STORAGE_BACKEND",
+                                   default="django.core.files.storage.FileSystemStorage")},
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -251,6 +259,12 @@ STORAGES = {
         )
     },
 }
+if env.str("AWS_STORAGE_BUCKET_NAME", default=""):  # django-storages' S3 (keys: boto3's own)
+    STORAGES["default"]["OPTIONS"] = {
+        "bucket_name": env.str("AWS_STORAGE_BUCKET_NAME"),
+        "endpoint_url": env.str("AWS_S3_ENDPOINT_URL", default="") or None,
+        "default_acl": "private", "querystring_auth": True,
+    }
 # With DEBUG on (development, tests) whitenoise serves straight from the source folders, so
 # nothing needs collectstatic; in production it serves STATIC_ROOT.
 WHITENOISE_USE_FINDERS = DEBUG

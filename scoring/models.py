@@ -15,6 +15,7 @@ taken from input. The only link to another app is the seats' ``tournaments.Playe
 from __future__ import annotations
 
 import re
+import uuid
 from typing import Any
 
 from django.conf import settings
@@ -292,3 +293,35 @@ class MatchVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} v{self.version} {self.action}"
+
+
+def _photo_path(photo: ProtocolPhoto, filename: str) -> str:
+    """A name nobody guesses, whatever the phone called the file."""
+    return f"protocols/{photo.match_id}/{uuid.uuid4().hex}.{photo.extension}"
+
+
+class ProtocolPhoto(models.Model):
+    """A photograph of the signed paper protocol, kept with the match: shown to its referee and
+    its desk (the chief referee beside the entered deals, and in the history), never public."""
+
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE,
+                              related_name="photos")  # fmt: skip
+    file = models.FileField(_("file"), upload_to=_photo_path, max_length=200)
+    content_type = models.CharField(_("type"), max_length=40)
+    size = models.PositiveIntegerField(_("size, bytes"))
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("uploaded by"),
+                                    null=True, on_delete=models.SET_NULL, related_name="+")
+    uploaded_at = models.DateTimeField(_("uploaded"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "uploaded_at", "pk"]
+        verbose_name = _("protocol photograph")
+        verbose_name_plural = _("protocol photographs")
+
+    def __str__(self) -> str:
+        return f"{self.match_id}: {self.file.name}"
+
+    @property
+    def extension(self) -> str:
+        return {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp"}.get(
+            self.content_type, "bin")

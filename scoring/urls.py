@@ -3,6 +3,7 @@
 from django.urls import path
 
 from scoring import views
+from scoring.views.photos import PhotoUploadView, PhotoView
 
 app_name = "scoring"
 
@@ -26,5 +27,7 @@ urlpatterns = [
     path("matches/<int:pk>/transcribe/preview/", views.TranscribePreviewView.as_view(),
          name="transcribe_preview"),
     path("matches/<int:pk>/print/", views.PrintView.as_view(), name="print"),
+    path("matches/<int:pk>/photos/", PhotoUploadView.as_view(), name="photos"),
+    path("matches/<int:pk>/photos/<int:photo_id>/", PhotoView.as_view(), name="photo"),
     path("matches/<int:pk>/protocol.pdf", views.PdfView.as_view(), name="pdf"),
 ]

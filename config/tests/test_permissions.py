@@ -40,7 +40,7 @@ from accounts.tokens import issue
 from config.tests.test_schemathesis import OPERATIONS
 from config.tests.test_security import post_pages, walk
 from scoring import services as scoring
-from scoring.models import Deal, Match, MatchVersion
+from scoring.models import Deal, Match, MatchVersion, ProtocolPhoto
 from scoring.tests.helpers import paper_rows, sport_deals
 from tournaments import discipline, ratings
 from tournaments.models import (
@@ -50,6 +50,7 @@ from tournaments.models import (
     Pairing,
     PairingEntry,
     Player,
+    RollCall,
     Round,
     Sanction,
     Season,
@@ -129,6 +130,7 @@ PAGES = {
     "scoring:correct_preview": CORRECTORS,
     "scoring:transcribe": DESK,
     "scoring:transcribe_preview": DESK,
+    "scoring:photos": WRITERS,
     "tournaments:manage_create": ORGANISERS,
     "tournaments:manage_archive_import": ORGANISERS,
     "tournaments:manage_archive_confirm": {"org"},  # the importer's own review
@@ -253,7 +255,8 @@ def set_referee(pairing: Pairing, user: User) -> None:
 def fingerprint() -> list[Any]:
     """Every row a write could touch."""
     models = [Tournament, Entry, EntryAbsence, Round, Pairing, PairingEntry, Sanction, Standing,
-              Club, Player, Match, Deal, MatchVersion, AuditEntry, Substitute]  # fmt: skip
+              Club, Player, Match, Deal, MatchVersion, AuditEntry, Substitute, RollCall,
+              ProtocolPhoto]  # fmt: skip
     rows: list[Any] = [list(m.objects.order_by("pk").values()) for m in models]
     for through in (Tournament.organisers.through, Tournament.chief_referees.through):
         rows.append(sorted(through.objects.values_list("tournament_id", "user_id")))
@@ -348,6 +351,7 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             "scoring:correct_preview": {"deals": "\n".join(json.dumps(d) for d in w["deals"])},
             "scoring:transcribe": paper_rows(w["deals"][1:2]),
             "scoring:transcribe_preview": paper_rows(w["deals"][1:2]),
+            "scoring:photos": {"photo": photo_file()},
         }.get(name, deal)  # fmt: skip
         return url, data
     kwargs: dict[str, Any] = {"pk": t}
@@ -399,6 +403,18 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     if name == "tournaments:manage_roll_call":
         data = {"call": f"{e[0].pk}:late"}
     return reverse(name, kwargs=kwargs), data
+
+
+def photo_file() -> Any:
+    """A small JPEG, as a phone's camera sends the signed protocol."""
+    import io
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (20, 20), (210, 200, 190)).save(out, "JPEG")
+    return SimpleUploadedFile("protocol.jpg", out.getvalue(), content_type="image/jpeg")
 
 
 def deal_form(deal: dict[str, Any]) -> dict[str, Any]:
@@ -826,6 +842,7 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     "scoring:correct": (Sees({"chief", "root"}, knows=TABLE),) * 2,
     "scoring:transcribe": (Sees(DESK, knows=TABLE),) * 2,
     "scoring:history": (MATCH, MATCH),
+    "scoring:photo": (MATCH, MATCH),
     "scoring:print": (MATCH, MATCH),
     "scoring:pdf": (MATCH, MATCH),
     "scoring:clock": (MATCH, MATCH),
@@ -871,6 +888,13 @@ def read_url(label: str, scenario: str, w: dict[str, Any]) -> str:
                  "sanctions": w["sanction"].pk, "tournaments": t}[resource]  # fmt: skip
         results_of = path.endswith(("/standings/", "/crosstable/"))
         return path.replace("{id}", str(ident)) + (results if results_of else "")
+    if label == "scoring:photo":  # a photograph of the signed protocol, kept with the match
+        from scoring.models import Match
+        from scoring.services.photos import attach_photo
+
+        photo = attach_photo(w["users"]["root"], m, photo_file())
+        assert Match.objects.filter(pk=m).exists()
+        return reverse(label, args=[m, photo.pk])
     if label.startswith("scoring:"):
         return reverse(label, args=[m]) if label != "scoring:list" else reverse(label)
     kwargs: dict[str, Any] = {"pk": t}

@@ -105,6 +105,8 @@ def world(db: Any, organiser, pairs) -> dict[str, Any]:
 def url_of(name: str, world: dict[str, Any]) -> str:
     """A concrete URL of a named page, pointing at the world's objects."""
     t, match = world["t"], world["match"]
+    if name == "scoring:photo":  # no such photograph: refused or not found, never shown
+        return reverse(name, args=[match.pk, 10**6])
     if name.startswith("scoring:") and name != "scoring:create":
         return reverse(name, args=[match.pk])
     candidates = {"pk": t.pk, "entry_id": world["entry"].pk, "number": 1,
