@@ -10,6 +10,8 @@ transaction.
     round_robin(entry_ids)                  the whole Berger schedule
     round_robin_round(entry_ids, number)    one round of it as a RoundPairing
     teams(teams, options)                   team against team, pair against pair
+    knockout.bracket(...), knockout.next_games(bracket)   a knock-out stage's bracket and the
+                                            games of its open ties
 
 Every table and bye carries flags (see ``types.FLAGS``) that the organiser's page explains.
 Each algorithm's module docstring states its objective exactly: the rules as tiers, each strictly

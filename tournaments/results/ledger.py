@@ -52,6 +52,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.results import round_games
+from tournaments.selectors import qualifying_rounds
 
 COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
 
@@ -232,7 +233,7 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     (plain values: name, status, team, club's name): the entries' standings name players
     through ``entry_players`` instead, which is several times cheaper for a big field.
     """
-    rounds_qs = tournament.round_set.filter(status__in=COUNTED)
+    rounds_qs = qualifying_rounds(tournament).filter(status__in=COUNTED)
     if upto_round is not None:
         rounds_qs = rounds_qs.filter(number__lte=upto_round)
     statuses = dict(rounds_qs.values_list("number", "status"))
