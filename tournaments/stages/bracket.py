@@ -88,4 +88,4 @@ def level_name(br: Bracket, level: int) -> str:
         return _("Semi-finals")
     if left == 2:
         return _("Quarter-finals")
-    return _("Round of %(n)s") % {"n": 2 ** (left + 1)}
+    return _("Round of 16")  # the largest bracket has 16 lines
