@@ -59,6 +59,7 @@ class BracketView(View):
             page = display.bracket_page(tournament, stage)
         except TournamentError as err:
             raise Http404(err.messages[0]) from err
+        tournament.has_stages = True  # type: ignore[attr-defined]  # the tabs link this page
         context = {"tournament": tournament, "page": page, "refresh": REFRESH_SECONDS,
                    "fragment_url": f"{request.path}?fragment=1"}  # fmt: skip
         if request.GET.get("fragment"):

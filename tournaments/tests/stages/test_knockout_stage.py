@@ -152,6 +152,7 @@ def test_a_24_pair_swiss_then_a_top_8_best_of_3_knockout_runs_to_a_champion(
     standings = client.get(reverse("tournaments:standings", args=[tournament.pk]))
     assert standings.status_code == 200
     assert standings.context["rounds"] == [1, 2, 3, 4, 5, 6]
+    assert 'id="bracket-link"' in standings.content.decode()
 
 
 def test_only_the_tournaments_organisers_set_up_or_start_the_final_stage(
@@ -176,3 +177,23 @@ def test_only_the_tournaments_organisers_set_up_or_start_the_final_stage(
                            follow=True)  # fmt: skip
     assert "квалификац" in response.content.decode().lower()
     assert Stage.objects.get(pk=stage.pk).started_at is None
+
+
+def test_the_bracket_page_is_public_with_its_tournament_and_reread_when_pushed(
+    tournament: Any, organiser: Any, client: Any
+) -> None:
+    url = reverse("tournaments:bracket", args=[tournament.pk])
+    assert client.get(url).status_code == 404  # no final stage
+    add_pairs(tournament, 4)
+    stages.configure(organiser, tournament.pk, Stage.Kind.KNOCKOUT, 4, 1, False)
+    page = client.get(url)
+    html = page.content.decode()
+    assert page.status_code == 200 and 'id="bracket-waiting"' in html
+    # the page re-reads its part when the server pushes a result (static/js/live.js)
+    assert f'data-live-socket="/ws/live/{tournament.pk}/"' in html
+    assert 'data-live-parts="standings pairings"' in html
+    fragment = client.get(url + "?fragment=1").content.decode()
+    assert 'id="bracket-summary"' in fragment and "<html" not in fragment
+    tournament.public = False
+    tournament.save(update_fields=["public"])
+    assert client.get(url).status_code == 404  # a hidden tournament is not there
