@@ -37,7 +37,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='round',
             name='stage',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='rounds', to='tournaments.stage', verbose_name='stage'),
+            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='tournaments.stage', verbose_name='stage'),
         ),
         migrations.AddConstraint(
             model_name='stage',

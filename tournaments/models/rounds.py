@@ -33,7 +33,7 @@ class Round(models.Model):
     #: the final stage this round belongs to; empty: the qualifying stage (every round of a
     #: tournament that has one stage)
     stage = models.ForeignKey(
-        Stage, verbose_name=_("stage"), null=True, blank=True, on_delete=models.PROTECT,
+        Stage, verbose_name=_("stage"), null=True, blank=True, on_delete=models.CASCADE,
         related_name="rounds",
     )  # fmt: skip
     status = models.CharField(
