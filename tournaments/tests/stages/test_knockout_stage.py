@@ -153,6 +153,7 @@ def test_a_24_pair_swiss_then_a_top_8_best_of_3_knockout_runs_to_a_champion(
     assert standings.status_code == 200
     assert standings.context["rounds"] == [1, 2, 3, 4, 5, 6]
     assert 'id="bracket-link"' in standings.content.decode()
+    assert 'id="stage-caption"' in standings.content.decode()
 
 
 def test_only_the_tournaments_organisers_set_up_or_start_the_final_stage(
