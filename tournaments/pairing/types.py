@@ -29,6 +29,7 @@ FLAGS = {
     "table_of_three": "three players at this table",
     "knockout": "a knock-out tie: seeded from the qualifying standings, the better seed at NS",
     "third_place": "the match for third place (the semi-finals' losers)",
+    "group": "a round robin inside a group (Berger tables)",
 }
 
 

@@ -223,7 +223,7 @@ def _side_points(side: str, totals: dict[str, int], swap: bool) -> tuple[int, in
 
 
 def load(tournament: Tournament, upto_round: int | None = None, players: bool = True,
-         with_cells: bool = True) -> Ledger:  # fmt: skip
+         with_cells: bool = True, every_round: bool = False) -> Ledger:  # fmt: skip
     """Load the tournament's counted rounds (7 queries) into plain games and cells.
 
     ``with_cells=False`` leaves ``cells`` empty (the standings need only the games and the
@@ -233,7 +233,9 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     (plain values: name, status, team, club's name): the entries' standings name players
     through ``entry_players`` instead, which is several times cheaper for a big field.
     """
-    rounds_qs = qualifying_rounds(tournament).filter(status__in=COUNTED)
+    # ``every_round``: the final stage's too (its own table, ``tournaments.stages``)
+    rounds_qs = (tournament.round_set if every_round else qualifying_rounds(tournament)
+                 ).filter(status__in=COUNTED)  # fmt: skip
     if upto_round is not None:
         rounds_qs = rounds_qs.filter(number__lte=upto_round)
     statuses = dict(rounds_qs.values_list("number", "status"))

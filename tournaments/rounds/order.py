@@ -80,7 +80,7 @@ def turn_of(tournament: Tournament, statuses: Mapping[int, str]) -> tuple[Turn, 
     stage = brackets.final_stage(tournament)
     over = False
     if stage is not None and stage.started:
-        over = brackets.load(stage, statuses=(Round.Status.FINISHED,)).finished
+        over = brackets.final_over(stage)
     return round_to_pair(tournament, statuses, stage, over), stage
 
 

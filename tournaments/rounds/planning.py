@@ -122,8 +122,16 @@ def plan_round(round_: Round) -> Plan:
         ids_excluded=frozenset(locked),
     )  # fmt: skip
     result: RoundPairing
-    if round_.stage_id is not None:
+    groups = tournament.stages.filter(number=1, kind="groups").first()
+    if round_.stage is not None and round_.stage.kind == "knockout":
         result = _knockout(round_)
+    elif round_.stage is not None:  # the final round robin of the groups' best
+        present = {e.pk for e in _available(tournament, number, locked)}
+        result = _round_robin(tournament, number - tournament.rounds, present,
+                              list(round_.stage.seeds))  # fmt: skip
+    elif groups is not None:
+        present = {e.pk for e in _available(tournament, number, locked)}
+        result = _absent_to_byes(_call(algorithms.groups_round, groups.members, number), present)
     elif tournament.format == Tournament.Format.TEAMS:
         everyone = _available(tournament, number, locked)
         snapshot = selectors.snapshot_of(everyone)
@@ -208,11 +216,17 @@ def _knockout(round_: Round) -> RoundPairing:
     return RoundPairing(result.tables, result.byes, tuple(notes))
 
 
-def _round_robin(tournament: Tournament, number: int, present: set[int]) -> RoundPairing:
-    """Berger tables over every active entry (the schedule must not move); a table whose
-    opponent is away this round leaves the present one with a bye."""
-    everyone = tournament.entries.filter(status=Entry.Status.ACTIVE).order_by("seed", "pk")
-    full = _call(algorithms.round_robin_round, [e.pk for e in everyone], number)
+def _round_robin(tournament: Tournament, number: int, present: set[int],
+                 ids: list[int] | None = None) -> RoundPairing:  # fmt: skip
+    """Berger tables over every active entry (or ``ids``: the schedule must not move); a table
+    whose opponent is away this round leaves the present one with a bye."""
+    if ids is None:
+        everyone = tournament.entries.filter(status=Entry.Status.ACTIVE).order_by("seed", "pk")
+        ids = [e.pk for e in everyone]
+    return _absent_to_byes(_call(algorithms.round_robin_round, ids, number), present)
+
+
+def _absent_to_byes(full: RoundPairing, present: set[int]) -> RoundPairing:
     tables = []
     byes = [bye for bye in full.byes if bye.id in present]
     for table in full.tables:

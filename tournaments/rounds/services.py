@@ -44,6 +44,7 @@ from tournaments.models import (
     PairingEntry,
     Round,
     Sanction,
+    Stage,
     Tournament,
 )
 from tournaments.results import take_snapshot
@@ -119,6 +120,8 @@ def start_pairing(user: User, tournament_id: int, override_reason: str = "") -> 
         if turn.refusal == "all_paired":
             raise Conflict.one("all_paired", _("Every round has been paired."))
         reason = reason_for(turn, override_reason)
+        if turn.number == 1:
+            stages.freeze_groups(tournament)  # groups are dealt as round 1 is paired
         if turn.number in statuses:
             round_ = tournament.round_set.get(number=turn.number)  # the job failed: again
         else:
@@ -191,8 +194,8 @@ def swap(user: User, round_id: int, entry_a: int, entry_b: int) -> Round:
                 "not_in_round", _("Choose two different entries of this round."), "entries"
             )
         if round_.stage_id is not None:
-            raise Conflict.one("knockout", _("A knock-out round follows its bracket; its "
-                                             "tables cannot be swapped."))  # fmt: skip
+            raise Conflict.one("knockout", _("A final stage's round follows its bracket or "
+                                             "its schedule; its tables cannot be swapped."))
         a, b = places[entry_a], places[entry_b]
         before = {str(p.entry_id): {"table": p.pairing.table, "side": p.side} for p in (a, b)}
         if a.pairing_id == b.pairing_id:
@@ -372,7 +375,7 @@ def finish_round(user: Any, round_id: int) -> Round:
         take_snapshot(round_)
         # every finished round moves the ratings (a Celery task once this commits)
         ratings.schedule(round_.tournament_id)
-        if round_.stage_id is not None:
+        if round_.stage is not None and round_.stage.kind == Stage.Kind.KNOCKOUT:
             _pair_next_knockout(user, round_)
         audit.record(user, "round.finish", round_, tournament_id=round_.tournament_id,
                      before={"status": Round.Status.PUBLISHED},

@@ -1,6 +1,7 @@
 """The bridge from the database to the pure knock-out bracket (``tournaments.pairing.knockout``).
 
-    final_stage(tournament) -> Stage | None         the knock-out after the qualifying rounds
+    final_stage(tournament) -> Stage | None         the final stage after the qualifying rounds
+    final_over(stage) -> bool                       nothing more to pair in it
     games(stage, statuses, before=None) -> [Game]   its tables in the order played (2 queries)
     load(stage, statuses=COUNTED, before=None) -> Bracket
     level_name(bracket, level) -> str               "Quarter-final", "Semi-final", "Final" …
@@ -26,7 +27,22 @@ COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
 
 
 def final_stage(tournament: Tournament) -> Stage | None:
-    return tournament.stages.filter(number=2, kind=Stage.Kind.KNOCKOUT).first()
+    """The final stage (a knock-out, or a round robin of the groups' best), if any."""
+    return tournament.stages.filter(number=2).first()
+
+
+def final_rounds(stage: Stage) -> int:
+    """How many rounds a final round robin of the stage's seeds takes."""
+    n = len(stage.seeds)
+    return n - 1 + n % 2
+
+
+def final_over(stage: Stage) -> bool:
+    """The final stage has nothing more to pair: the bracket is over, or every round of the
+    final round robin is paired."""
+    if stage.kind == Stage.Kind.KNOCKOUT:
+        return load(stage, statuses=(Round.Status.FINISHED,)).finished
+    return stage.rounds.count() >= final_rounds(stage)
 
 
 def games(stage: Stage, statuses: Iterable[str] = COUNTED, before: int | None = None) -> list[Game]:
