@@ -49,7 +49,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "tournaments.seasons": ("rules", "accounts", "scoring", *SHARED, *PURE,
                             "tournaments.results"),  # fmt: skip
     # the final stage: its setup, its bracket read from the knock-out's rounds
-    "tournaments.stages": ("rules", "accounts", "scoring", *SHARED, *PURE),
+    "tournaments.stages": ("rules", "accounts", "scoring", *SHARED, *PURE, "tournaments.results"),
     "tournaments.rounds": ("rules", "accounts", "scoring", *SHARED, *PURE,
                            "tournaments.registration", "tournaments.results",
                            "tournaments.ratings", "tournaments.stages"),  # fmt: skip

@@ -1,6 +1,8 @@
 """The knock-out as its pages show it: the bracket level by level, and the final ranking.
 
-    bracket_page(tournament, stage) -> BracketPage     a few queries, whatever the bracket
+    bracket_page(tournament, stage) -> BracketPage     a few queries, whatever the bracket; the
+                                                       groups' tables and a final round robin's
+                                                       table too
     final_ranking(tournament, stage, bracket, names) -> [RankLine]
 
 The final ranking puts the knock-out's places first (the champion, the runner-up, the match for
@@ -18,6 +20,7 @@ from tournaments.models import Entry, Round, Stage, Standing, Tournament
 from tournaments.pairing import knockout
 from tournaments.pairing.knockout import Bracket, Tie
 from tournaments.stages import bracket as brackets
+from tournaments.stages import tables as stage_tables
 
 
 @dataclass
@@ -63,12 +66,14 @@ class RankLine:
 
 @dataclass
 class BracketPage:
-    stage: Stage
+    stage: Stage | None
     bracket: Bracket | None
     levels: list[LevelView]
     ranking: list[RankLine]
     champion: str
     finished: bool
+    groups: list[stage_tables.GroupTable] = field(default_factory=list)
+    final_table: list[stage_tables.FinalLine] = field(default_factory=list)
 
 
 def _tie_view(tie: Tie, br: Bracket, names: dict[int, str], label: str) -> TieView:
@@ -142,11 +147,39 @@ def final_ranking(tournament: Tournament, br: Bracket, names: dict[int, str]) ->
     return lines
 
 
-def bracket_page(tournament: Tournament, stage: Stage) -> BracketPage:
-    if not stage.started:
-        return BracketPage(stage, None, [], [], "", False)
+def bracket_page(tournament: Tournament, stage: Stage | None) -> BracketPage:
+    first = tournament.stages.filter(number=1, kind=Stage.Kind.GROUPS).first()
+    groups = []
+    if first is not None and first.members:
+        per_group = stage.per_group if stage is not None else first.per_group
+        groups = stage_tables.group_tables(tournament, first, per_group)
+    if stage is None or not stage.started:
+        return BracketPage(stage, None, [], [], "", False, groups)
+    if stage.kind == Stage.Kind.ROUND_ROBIN:
+        return _round_robin_page(tournament, stage, groups)
     br = brackets.load(stage)
     names = dict(Entry.objects.filter(tournament=tournament).values_list("pk", "name"))
     champion = names.get(br.champion, "") if br.champion is not None else ""
     ranking = final_ranking(tournament, br, names) if br.finished else []
-    return BracketPage(stage, br, _levels(br, names), ranking, champion, br.finished)
+    return BracketPage(stage, br, _levels(br, names), ranking, champion, br.finished, groups)
+
+
+def _round_robin_page(tournament: Tournament, stage: Stage,
+                      groups: list[stage_tables.GroupTable]) -> BracketPage:  # fmt: skip
+    """A final round robin: its table; over once its every round is finished."""
+    table = stage_tables.final_table(tournament, stage)
+    done = stage.rounds.filter(status=Round.Status.FINISHED).count()
+    finished = done >= brackets.final_rounds(stage)
+    ranking: list[RankLine] = []
+    champion = ""
+    if finished:
+        rank_of = dict(_qualifying_order(tournament))
+        ranking = [RankLine(n, line.entry, line.name, _("Final round robin"),
+                            rank_of.get(line.entry)) for n, line in enumerate(table, 1)]
+        names = dict(Entry.objects.filter(tournament=tournament).values_list("pk", "name"))
+        for entry, rank in _qualifying_order(tournament):
+            if entry not in stage.seeds:
+                ranking.append(RankLine(len(ranking) + 1, entry, names.get(entry, "?"),
+                                        _("Qualifying stage"), rank))  # fmt: skip
+        champion = table[0].name if table else ""
+    return BracketPage(stage, None, [], ranking, champion, finished, groups, table)

@@ -1,7 +1,9 @@
 """The final stage's pages.
 
-    /manage/<pk>/stages/         the organiser sets the final stage up (kind, qualifiers, best of,
-                                 third place); read-only once it has started
+    /manage/<pk>/stages/         the organiser sets the stages up: groups (how many, seeded how,
+                                 how many go on) and the final stage (a knock-out: qualifiers,
+                                 best of, third place; or a final round robin and what it carries
+                                 over); read-only once it has started
     /tournaments/<pk>/bracket/   the knock-out bracket and, once it is over, the final ranking:
                                  public when the tournament is; ``?fragment=1`` answers the part
                                  the page re-reads when a result is pushed (``static/js/live.js``)
@@ -20,6 +22,7 @@ from django.views import View
 from tournaments import access
 from tournaments.errors import TournamentError
 from tournaments.http import ManageView, to_form
+from tournaments.models import Stage
 from tournaments.stages import bracket as brackets
 from tournaments.stages import display, services
 from tournaments.stages.forms import StageForm
@@ -30,30 +33,38 @@ REFRESH_SECONDS = 20
 
 class StagesView(ManageView):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        stage = self.tournament.stages.filter(number=2).first()
-        return self.render("stages/setup.html", form=StageForm.of(stage), stage=stage)
+        first, stage = self.stages()
+        return self.render("stages/setup.html", form=StageForm.of(first, stage), stage=stage,
+                           first=first)  # fmt: skip
+
+    def stages(self) -> tuple[Stage | None, Stage | None]:
+        found = {s.number: s for s in self.tournament.stages.all()}
+        return found.get(1), found.get(2)
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        stage = self.tournament.stages.filter(number=2).first()
+        first, stage = self.stages()
         form = StageForm(request.POST)
         if form.is_valid():
             data = form.cleaned_data
             try:
                 services.configure(request.user, pk, data["kind"], data["qualifiers"],
-                                   data["best_of"], data["third_place"])  # fmt: skip
+                                   data["best_of"], data["third_place"], data["groups"],
+                                   data["per_group"], data["seeding"],
+                                   data["carry_over"])  # fmt: skip
             except TournamentError as err:
                 to_form(form, err)
             else:
                 messages.success(request, _("The stages were saved."))
                 return redirect("tournaments:manage_stages", pk=pk)
-        return self.render("stages/setup.html", status=400, form=form, stage=stage)
+        return self.render("stages/setup.html", status=400, form=form, stage=stage,
+                           first=first)  # fmt: skip
 
 
 class BracketView(View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         tournament = get_object_or_404(access.visible_tournaments(request.user), pk=pk)
         stage = brackets.final_stage(tournament)
-        if stage is None:
+        if stage is None and not tournament.stages.exists():
             raise Http404
         try:
             page = display.bracket_page(tournament, stage)
