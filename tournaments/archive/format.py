@@ -95,10 +95,12 @@ SPECS: dict[str, dict[str, str]] = {
         "player": ref("players", True), "from_round": INT, "to_round": INT_NULL, "reason": STR,
         "created_by": USER, "created_at": DATETIME,
     },
-    # a final stage; its ``seeds`` (entry ids, best first) are read as a list beside the fields
+    # a stage; its ``seeds`` (entry ids, best first) and its groups' ``members`` (lists of entry
+    # ids) are read as lists beside the fields
     "stages": {
         "number": INT, "kind": STR, "qualifiers": INT, "best_of": INT, "third_place": BOOL,
-        "carry_over": STR, "started_at": DATETIME_NULL, "started_by": USER,
+        "carry_over": STR, "started_at": DATETIME_NULL, "started_by": USER, "groups": INT,
+        "seeding": STR, "per_group": INT,
     },
     "rounds": {
         "number": INT, "stage": ref("stages"), "status": STR, "task_id": STR, "error": STR,
@@ -166,6 +168,7 @@ CHOICES: dict[tuple[str, str], Iterable[str]] = {
     ("rounds", "status"): Round.Status.values,
     ("stages", "kind"): Stage.Kind.values,
     ("stages", "carry_over"): Stage.CarryOver.values,
+    ("stages", "seeding"): Stage.Seeding.values,
     ("places", "side"): PairingEntry.Side.values,
     ("matches", "status"): Match.Status.values,
     ("history", "action"): MatchVersion.Action.values,

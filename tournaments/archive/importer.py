@@ -224,6 +224,8 @@ def _write(
         stage = Stage.objects.create(
             tournament=tournament, **fields_of("stages", f, maps),
             seeds=[new["entries"][e] for e in plan.stage_seeds.get(archive_id, [])],
+            members=[[new["entries"][e] for e in group]
+                     for group in plan.stage_members.get(archive_id, [])],
         )  # fmt: skip
         new["stages"][archive_id] = stage.pk
         remember("stages", stage.pk, f)

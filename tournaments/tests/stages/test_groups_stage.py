@@ -104,3 +104,4 @@ def test_a_3_group_open_with_a_final_round_robin(
     # the standings stay the groups' (the final round robin has its own table)
     standings = client.get(reverse("tournaments:standings", args=[tournament.pk]))
     assert standings.context["rounds"] == [1, 2, 3]
+
