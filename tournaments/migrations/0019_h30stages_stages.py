@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0018_seed_by_imported_rating'),
+        ('tournaments', '0019_roll_call'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
