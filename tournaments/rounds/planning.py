@@ -122,16 +122,12 @@ def plan_round(round_: Round) -> Plan:
         ids_excluded=frozenset(locked),
     )  # fmt: skip
     result: RoundPairing
-    groups = tournament.stages.filter(number=1, kind="groups").first()
     if round_.stage is not None and round_.stage.kind == "knockout":
         result = _knockout(round_)
     elif round_.stage is not None:  # the final round robin of the groups' best
         present = {e.pk for e in _available(tournament, number, locked)}
         result = _round_robin(tournament, number - tournament.rounds, present,
                               list(round_.stage.seeds))  # fmt: skip
-    elif groups is not None:
-        present = {e.pk for e in _available(tournament, number, locked)}
-        result = _absent_to_byes(_call(algorithms.groups_round, groups.members, number), present)
     elif tournament.format == Tournament.Format.TEAMS:
         everyone = _available(tournament, number, locked)
         snapshot = selectors.snapshot_of(everyone)
@@ -174,7 +170,14 @@ def plan_round(round_: Round) -> Plan:
             )  # fmt: skip
         elif tournament.system == Tournament.System.ROUND_ROBIN:
             _require(len(competitors) >= 2, _("At least two entries are needed."))
-            result = _round_robin(tournament, number, {c.id for c in competitors})
+            # groups (a first stage) are round robins of their own (a query only here)
+            groups = tournament.stages.filter(number=1, kind="groups").first()
+            present = {c.id for c in competitors}
+            if groups is not None and groups.members:
+                result = _absent_to_byes(
+                    _call(algorithms.groups_round, groups.members, number), present)
+            else:
+                result = _round_robin(tournament, number, present)
         else:
             _require(len(competitors) >= 2, _("At least two entries are needed."))
             result = _call(algorithms.swiss, competitors, swiss_options)
