@@ -85,6 +85,27 @@ SCRIPT = {
 }
 
 
+def play_knockout(organiser: Any, round_: Round | None, seed_of: dict[int, int],
+                  capture: Any) -> dict[tuple[int, int], int]:
+    """Publish, decide by ``SCRIPT`` and finish each knock-out round until the job pairs no
+    more; the games played per tie."""
+    played: dict[tuple[int, int], int] = {}
+    while round_ is not None:
+        assert round_.status == Round.Status.PAIRED, round_.error
+        rounds.publish(organiser, round_.pk)
+        for table in round_.pairings.filter(table__isnull=False):
+            a, b = (seed_of[e] for e in sides(table))
+            assert a < b  # the better seed at NS
+            n = played.get((a, b), 0)
+            played[(a, b)] = n + 1
+            outcome = SCRIPT[(a, b)][n]
+            decide(table, {"a": "NS", "b": "EW", "draw": "draw"}[outcome])
+        round_ = finish(organiser, round_, capture)  # the job pairs the winners at once
+        if round_ is not None:
+            round_.refresh_from_db()
+    return played
+
+
 def test_a_24_pair_swiss_then_a_top_8_best_of_3_knockout_runs_to_a_champion(
     swiss: Any, organiser: Any, client: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
@@ -112,20 +133,7 @@ def test_a_24_pair_swiss_then_a_top_8_best_of_3_knockout_runs_to_a_champion(
     assert first == [(1, 8), (4, 5), (2, 7), (3, 6)]  # 1 v N, the better seed at NS
     assert all("knockout" in p.flags for p in round_.pairings.all())
 
-    played: dict[tuple[int, int], int] = {}
-    while round_ is not None:
-        assert round_.status == Round.Status.PAIRED, round_.error
-        rounds.publish(organiser, round_.pk)
-        for table in round_.pairings.filter(table__isnull=False):
-            a, b = (seed_of[e] for e in sides(table))
-            assert a < b  # the better seed at NS
-            n = played.get((a, b), 0)
-            played[(a, b)] = n + 1
-            outcome = SCRIPT[(a, b)][n]
-            decide(table, {"a": "NS", "b": "EW", "draw": "draw"}[outcome])
-        round_ = finish(organiser, round_, capture)  # the job pairs the winners at once
-        if round_ is not None:
-            round_.refresh_from_db()
+    played = play_knockout(organiser, round_, seed_of, capture)
 
     # every tie played exactly as scripted, and nothing more
     assert played == {tie: len(games) for tie, games in SCRIPT.items()}
