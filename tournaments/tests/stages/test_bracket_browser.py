@@ -9,10 +9,9 @@ from typing import Any
 import pytest
 
 from config.tests.axe import violations
-from config.tests.conftest import axe_source  # noqa: F401 - a fixture
 from tournaments import rounds
 from tournaments.models import Stage
-from tournaments.tests.stages.test_knockout_stage import play_knockout, swiss  # noqa: F401
+from tournaments.tests.stages.test_knockout_stage import play_knockout
 
 VIEWPORTS = {"phone": {"width": 360, "height": 740}, "laptop": {"width": 1366, "height": 768}}
 

@@ -105,3 +105,27 @@ def test_a_3_group_open_with_a_final_round_robin(
     standings = client.get(reverse("tournaments:standings", args=[tournament.pk]))
     assert standings.context["rounds"] == [1, 2, 3]
 
+
+
+def test_groups_then_a_knockout_gives_the_best_group_winners_byes(
+    tournament: Any, organiser: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    capture = django_capture_on_commit_callbacks
+    Tournament.objects.filter(pk=tournament.pk).update(system=Tournament.System.ROUND_ROBIN)
+    tournament.refresh_from_db()
+    entries = add_pairs(tournament, 12)
+    seed = {e.pk: e.seed for e in entries}
+    final = stages.configure(organiser, tournament.pk, Stage.Kind.KNOCKOUT, best_of=1,
+                             groups=3, per_group=2)  # fmt: skip
+    assert final is not None and final.qualifiers == 8  # six from the groups: a bracket of 8
+    for _number in range(1, 4):
+        play_all(organiser, pair(organiser, tournament, capture), seed, capture)
+    with capture(execute=True):
+        round_ = rounds.start_final_stage(organiser, tournament.pk)
+    round_.refresh_from_db()
+    final.refresh_from_db()
+    assert len(final.seeds) == 6 and sorted(seed[e] for e in final.seeds[:3]) == [1, 2, 3]
+    # seeds 1 and 2 (the best group winners) go through without a game: 3 v 6 and 4 v 5
+    tables = [tuple(final.seeds.index(e) + 1 for e in sides(t))
+              for t in round_.pairings.order_by("table")]  # fmt: skip
+    assert tables == [(4, 5), (3, 6)]
