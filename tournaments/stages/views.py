@@ -64,8 +64,6 @@ class BracketView(View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         tournament = get_object_or_404(access.visible_tournaments(request.user), pk=pk)
         stage = brackets.final_stage(tournament)
-        if stage is None and not tournament.stages.exists():
-            raise Http404
         try:
             page = display.bracket_page(tournament, stage)
         except TournamentError as err:
