@@ -179,7 +179,8 @@ def _pair_next(tournament: Tournament, round_: Round) -> int | None:
     to the overview): the following one, when it is the one to pair now."""
     if round_.status != Round.Status.FINISHED:
         return None
-    turn = round_to_pair(tournament, dict(tournament.round_set.values_list("number", "status")))
+    turn, _stage = turn_of(tournament, dict(tournament.round_set.values_list("number",
+                                                                             "status")))
     return turn.number if turn.number == round_.number + 1 and not turn.refusal else None
 
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0019_roll_call'),
+        ('tournaments', '0020_result_only'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
