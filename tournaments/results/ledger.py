@@ -52,7 +52,6 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.results import round_games
-from tournaments.selectors import qualifying_rounds
 
 COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
 
@@ -233,9 +232,8 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     (plain values: name, status, team, club's name): the entries' standings name players
     through ``entry_players`` instead, which is several times cheaper for a big field.
     """
-    # ``every_round``: the final stage's too (its own table, ``tournaments.stages``)
-    rounds_qs = (tournament.round_set if every_round else qualifying_rounds(tournament)
-                 ).filter(status__in=COUNTED)  # fmt: skip
+    rounds_qs = tournament.round_set.filter(status__in=COUNTED)  # the final stage's: ``stages``
+    rounds_qs = rounds_qs if every_round else rounds_qs.exclude(stage__number__gte=2)
     if upto_round is not None:
         rounds_qs = rounds_qs.filter(number__lte=upto_round)
     statuses = dict(rounds_qs.values_list("number", "status"))
@@ -297,11 +295,8 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     for sanction in sanctions:
         if sanction.kind == Sanction.Kind.FORFEIT and sanction.pairing_id:
             forfeits[sanction.pairing_id].add(sanction.entry_id)
-    absent = set(
-        EntryAbsence.objects.filter(entry__tournament=tournament).values_list(
-            "entry_id", "round_number"
-        )
-    )
+    absent = set(EntryAbsence.objects.filter(entry__tournament=tournament).values_list(
+        "entry_id", "round_number"))  # fmt: skip
 
     tables: dict[int, dict[str, Any]] = {}
     for number, pairing_id, table_no, entry_id, side, match_id in places:
