@@ -10,6 +10,7 @@
     lineups(**filters) -> Lineups    who played for each entry in each round: its players with
                                      the substitutes in (one query); the seats, the players'
                                      standings, a player's page and the ratings all ask here
+    qualifying_rounds(tournament)    the rounds the standings count: all but the final stage's
 """
 
 from __future__ import annotations
@@ -33,6 +34,13 @@ from tournaments.models import (
     Substitute,
     Tournament,
 )
+
+
+def qualifying_rounds(tournament: Tournament) -> QuerySet[Round]:
+    """Every round but the final stage's: a knock-out ranks by its bracket, a final round robin
+    by its own table (``tournaments.stages``), so their games leave the qualifying standings as
+    they were."""
+    return tournament.round_set.exclude(stage__number__gte=2)
 
 
 def round_with_pairings(queryset: QuerySet[Round]) -> QuerySet[Round]:

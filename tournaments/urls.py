@@ -13,6 +13,7 @@ from tournaments.results import views as results
 from tournaments.rounds import desk as rounds_desk
 from tournaments.rounds import views as rounds
 from tournaments.seasons import views as seasons
+from tournaments.stages import views as stages
 from tournaments.substitutes import views as substitutes
 
 app_name = "tournaments"
@@ -28,6 +29,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/standings/", results.StandingsView.as_view(), name="standings"),
     path("tournaments/<int:pk>/crosstable/", results.CrosstableView.as_view(), name="crosstable"),
     path("tournaments/<int:pk>/hall/", results.HallView.as_view(), name="hall"),
+    path("tournaments/<int:pk>/bracket/", stages.BracketView.as_view(), name="bracket"),
     re_path(r"^tournaments/(?P<pk>[0-9]+)/standings\.(?P<fmt>csv|xlsx|pdf)$",
             results.ExportView.as_view(what="standings"), name="standings_export"),
     re_path(r"^tournaments/(?P<pk>[0-9]+)/crosstable\.(?P<fmt>csv|xlsx|pdf)$",
@@ -63,6 +65,9 @@ urlpatterns = [
     path("manage/<int:pk>/roll-call/", roll_call_views.RollCallView.as_view(),
          name="manage_roll_call"),
     path("manage/<int:pk>/rounds/pair/", rounds.PairRoundView.as_view(), name="manage_pair"),
+    path("manage/<int:pk>/stages/", stages.StagesView.as_view(), name="manage_stages"),
+    path("manage/<int:pk>/stages/start/", rounds.StartStageView.as_view(),
+         name="manage_stage_start"),
     path("manage/<int:pk>/rounds/<int:number>/", rounds.RoundView.as_view(),
          name="manage_round"),
     path("manage/<int:pk>/rounds/<int:number>/status/", rounds.RoundStatusView.as_view(),

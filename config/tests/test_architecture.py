@@ -48,9 +48,11 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "tournaments.ratings": ("rules", "scoring", *SHARED),
     "tournaments.seasons": ("rules", "accounts", "scoring", *SHARED, *PURE,
                             "tournaments.results"),  # fmt: skip
+    # the final stage: its setup, its bracket read from the knock-out's rounds
+    "tournaments.stages": ("rules", "accounts", "scoring", *SHARED, *PURE, "tournaments.results"),
     "tournaments.rounds": ("rules", "accounts", "scoring", *SHARED, *PURE,
                            "tournaments.registration", "tournaments.results",
-                           "tournaments.ratings"),  # fmt: skip
+                           "tournaments.ratings", "tournaments.stages"),  # fmt: skip
     "tournaments.discipline": ("rules", "accounts", "scoring", *SHARED, *PURE,
                                "tournaments.registration", "tournaments.results"),  # fmt: skip
     "tournaments.audit": ("accounts", "scoring", *SHARED),

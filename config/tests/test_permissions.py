@@ -138,6 +138,8 @@ PAGES = {
     "tournaments:manage_chief_referees": THIS_EVENT,
     "tournaments:manage_entries": THIS_EVENT,
     "tournaments:manage_roll_call": THIS_EVENT,
+    "tournaments:manage_stages": THIS_EVENT,
+    "tournaments:manage_stage_start": THIS_EVENT,
     "tournaments:manage_import": THIS_EVENT,
     "tournaments:manage_entry": THIS_EVENT,
     "tournaments:manage_entry_action[withdraw]": THIS_EVENT,
@@ -402,6 +404,8 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         data = {"entry": e[0].pk, "round_number": 1, "kind": "yellow", "reason": "x"}
     if name == "tournaments:manage_roll_call":
         data = {"call": f"{e[0].pk}:late"}
+    if name == "tournaments:manage_stages":
+        data = {"kind": "knockout", "qualifiers": "4", "best_of": "3"}
     return reverse(name, kwargs=kwargs), data
 
 
@@ -547,6 +551,7 @@ NOTHING_TO_DO = {
     "tournaments:manage_archive_import",  # the upload shows a review; the confirmation writes
     "POST /api/v1/matches/{id}/submit/",  # table 1 is not over: 400 not_finished
     "tournaments:manage_round_action[unlock]",  # the table is not locked
+    "tournaments:manage_stage_start",  # no final stage set up: 409 no_stage
     "scoring:submit",  # table 1 is not over: the form says so
     "POST /api/v1/matches/{id}/deals/preview/",
     "POST /api/v1/rounds/{id}/finish/",
@@ -802,6 +807,9 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     "tournaments:standings_export": (PRIVATE, Sees(NOBODY)),
     "tournaments:crosstable_export": (PRIVATE, Sees(NOBODY)),
     "tournaments:hall": (PRIVATE, None),  # the latest counted round: results.ledger.COUNTED
+    # the final stage's page: a knock-out round shows there once published, like any round
+    "tournaments:bracket": (PRIVATE, None),
+    "tournaments:manage_stages": (MANAGED, None),
     "tournaments:player": (PRIVATE, Sees(NOBODY, shows=link('href="/matches/{hidden_id}/"'))),
     "tournaments:manage_list": (Sees(SEE_T, shows=link('href="/manage/{t_id}/')), None),
     "tournaments:manage_archive": (MANAGED, None),

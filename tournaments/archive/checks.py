@@ -21,7 +21,7 @@ from tournaments.models import Club, Entry, Player
 
 #: the most rows of a list an archive may have (a 200-pair, 15-round event is far below)
 LIMITS = {"clubs": 2_000, "players": 5_000, "entries": 3_000, "absences": 30_000,
-          "substitutes": 5_000, "rounds": 600, "matches": 30_000, "pairings": 30_000,
+          "substitutes": 5_000, "stages": 10, "rounds": 600, "matches": 30_000, "pairings": 30_000,
           "sanctions": 10_000, "standings": 600_000}  # fmt: skip
 #: deals and history rows of one match (the rules' deal limit is far below)
 MAX_PER_MATCH = 1_000

@@ -44,6 +44,7 @@ from tournaments.models import (
     Player,
     Round,
     Sanction,
+    Stage,
     Standing,
     Substitute,
     Tournament,
@@ -98,6 +99,8 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
     )
     absences = _values(EntryAbsence.objects.filter(entry__tournament=t).order_by("pk"), "absences")
     substitutes = _values(Substitute.objects.filter(tournament=t).order_by("pk"), "substitutes")
+    stages = _values(Stage.objects.filter(tournament=t).order_by("number"), "stages", "seeds",
+                     "members")  # fmt: skip
     rounds = _values(Round.objects.filter(tournament=t).order_by("number"), "rounds")
     round_order = {r["id"]: r["number"] for r in rounds}
     pairings = sorted(
@@ -149,6 +152,7 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
 
     user_ids: set[int] = set()
     for section, rows in (
+        ("stages", stages),
         ("rounds", rounds),
         ("pairings", pairings),
         ("matches", matches),
@@ -212,6 +216,9 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
                     for e in render("entries", entries)],
         "absences": render("absences", absences),
         "substitutes": render("substitutes", substitutes),
+        # a stage's seeds are entry ids (an entry's archive id is its key here)
+        "stages": [s | {"seeds": row["seeds"], "members": row["members"]}
+                   for s, row in zip(render("stages", stages), stages, strict=True)],
         "rounds": render("rounds", rounds),
         "pairings": [p | {"places": pairing_places.get(p["id"], [])}
                      for p in render("pairings", pairings)],

@@ -13,6 +13,7 @@ from tournaments.models import (
     PairingEntry,
     Round,
     Sanction,
+    Stage,
     Standing,
     Tournament,
 )
@@ -54,6 +55,8 @@ OPTIONAL: dict[tuple[str, str], object] = {
     ("matches", "clock_paused_left"): None,
     ("matches", "result_only"): False,
     ("deals", "time_up_by_clock"): False,
+    # stages (issue 30): a round of the qualifying stage has none
+    ("rounds", "stage"): None,
 }
 
 
@@ -92,8 +95,16 @@ SPECS: dict[str, dict[str, str]] = {
         "player": ref("players", True), "from_round": INT, "to_round": INT_NULL, "reason": STR,
         "created_by": USER, "created_at": DATETIME,
     },
+    # a stage; its ``seeds`` (entry ids, best first) and its groups' ``members`` (lists of entry
+    # ids) are read as lists beside the fields
+    "stages": {
+        "number": INT, "kind": STR, "qualifiers": INT, "best_of": INT, "third_place": BOOL,
+        "carry_over": STR, "started_at": DATETIME_NULL, "started_by": USER, "groups": INT,
+        "seeding": STR, "per_group": INT,
+    },
     "rounds": {
-        "number": INT, "status": STR, "task_id": STR, "error": STR, "progress": INT,
+        "number": INT, "stage": ref("stages"), "status": STR, "task_id": STR, "error": STR,
+        "progress": INT,
         "step": STR, "notes": JSON, "requested_by": USER, "created_at": DATETIME,
         "pairing_started_at": DATETIME_NULL, "paired_at": DATETIME_NULL,
         "published_at": DATETIME_NULL, "finished_at": DATETIME_NULL,
@@ -139,10 +150,10 @@ SPECS: dict[str, dict[str, str]] = {
 
 #: the top-level lists, in the order they are read (a reference points to an earlier list,
 #: or to its own for entries' teams, or from pairings to matches)
-SECTIONS = ("clubs", "players", "entries", "absences", "substitutes", "rounds", "matches",
+SECTIONS = ("clubs", "players", "entries", "absences", "substitutes", "stages", "rounds", "matches",
             "pairings", "sanctions", "standings")  # fmt: skip
 #: lists added after version 1 was published: an archive written before them has none
-OPTIONAL_SECTIONS = ("substitutes",)
+OPTIONAL_SECTIONS = ("substitutes", "stages")
 
 
 CHOICES: dict[tuple[str, str], Iterable[str]] = {
@@ -155,6 +166,9 @@ CHOICES: dict[tuple[str, str], Iterable[str]] = {
     ("tournament", "efectividad"): ("capped", "plain"),
     ("entries", "status"): Entry.Status.values,
     ("rounds", "status"): Round.Status.values,
+    ("stages", "kind"): Stage.Kind.values,
+    ("stages", "carry_over"): Stage.CarryOver.values,
+    ("stages", "seeding"): Stage.Seeding.values,
     ("places", "side"): PairingEntry.Side.values,
     ("matches", "status"): Match.Status.values,
     ("history", "action"): MatchVersion.Action.values,

@@ -45,6 +45,7 @@ from tournaments.models import (
     Round,
     Sanction,
     Season,
+    Stage,
     Substitute,
     Tournament,
 )
@@ -217,6 +218,17 @@ def _write(
         {"created_at": [f["created_at"] for _i, f in substitutes]})  # fmt: skip
     for (_i, f), sub in zip(substitutes, created_subs, strict=True):
         remember("substitutes", sub.pk, f)
+
+    # stages (before the rounds that point at them), their seeds as the entries here
+    for archive_id, f in plan.rows["stages"]:
+        stage = Stage.objects.create(
+            tournament=tournament, **fields_of("stages", f, maps),
+            seeds=[new["entries"][e] for e in plan.stage_seeds.get(archive_id, [])],
+            members=[[new["entries"][e] for e in group]
+                     for group in plan.stage_members.get(archive_id, [])],
+        )  # fmt: skip
+        new["stages"][archive_id] = stage.pk
+        remember("stages", stage.pk, f)
 
     # rounds
     rounds = plan.rows["rounds"]

@@ -205,6 +205,10 @@ class Plan:
         self.chief_referees: list[str] = []
         self.rows: dict[str, list[tuple[Any, dict[str, Any]]]] = {}
         self.entry_players: list[tuple[Any, Any]] = []
+        #: a stage's seeds (entry archive ids, best first) by the stage's archive id
+        self.stage_seeds: dict[Any, list[Any]] = {}
+        #: its groups (lists of entry archive ids), by the stage's archive id
+        self.stage_members: dict[Any, list[list[Any]]] = {}
         self.places: list[tuple[Any, dict[str, Any]]] = []
         self.deals: list[tuple[Any, dict[str, Any]]] = []
         self.history: list[tuple[Any, dict[str, Any]]] = []
@@ -278,7 +282,15 @@ def read_archive(data: Any) -> Plan:
             where = f"{section}[{i}]"
             fields = reader.row(item, section, where)
             rows.append((item["id"], fields))
-            if section == "entries":
+            if section == "stages":
+                plan.stage_seeds[item["id"]] = reader.ref_list(item.get("seeds"), "entries",
+                                                               f"{where}.seeds")  # fmt: skip
+                members = item.get("members", [])  # absent: no groups
+                plan.stage_members[item["id"]] = [
+                    reader.ref_list(group, "entries", f"{where}.members[{j}]")
+                    for j, group in enumerate(members if isinstance(members, list) else [None])
+                ]  # fmt: skip
+            elif section == "entries":
                 players = reader.ref_list(item.get("players"), "players", f"{where}.players")
                 plan.entry_players += [(item["id"], p) for p in players]
             elif section == "pairings":

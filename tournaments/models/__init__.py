@@ -8,6 +8,7 @@
                    RoundGames (a finished round's games, for the later live standings)
     imports        ArchiveImport (who imported which archive into a tournament, when)
     ratings        PlayerRating, RatingChange (derived: tournaments.ratings), RatingsJob, Season
+    stages         Stage (a final stage: the knock-out after the qualifying rounds)
     substitutes    Substitute (who plays for an entry's player in some rounds)
 
 Every model keeps the app label ``tournaments`` and its table; import them from here.
@@ -38,6 +39,7 @@ from tournaments.models.results import (
     Standing,
 )
 from tournaments.models.rounds import SIDE_ORDER, Pairing, PairingEntry, Round
+from tournaments.models.stages import Stage
 from tournaments.models.substitutes import Substitute
 
 __all__ = [
@@ -47,7 +49,7 @@ __all__ = [
     "Entry", "EntryAbsence", "RollCall", "Pairing", "PairingEntry", "PendingImport", "Player",
     "Round",
     "RoundGames",
-    "Sanction", "Standing",
+    "Sanction", "Stage", "Standing",
     "Substitute",
     "Tournament", "default_tie_breaks",
 ]

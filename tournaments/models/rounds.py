@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.registration import Entry, Player, Tournament
+from tournaments.models.stages import Stage
 
 
 class Round(models.Model):
@@ -29,6 +30,12 @@ class Round(models.Model):
         Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="round_set"
     )
     number = models.PositiveSmallIntegerField(_("number"))
+    #: the final stage this round belongs to; empty: the qualifying stage (every round of a
+    #: tournament that has one stage)
+    stage = models.ForeignKey(
+        Stage, verbose_name=_("stage"), null=True, blank=True, on_delete=models.CASCADE,
+        related_name="rounds",
+    )  # fmt: skip
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.NEW
     )

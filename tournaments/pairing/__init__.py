@@ -9,7 +9,10 @@ transaction.
     free_for_all(players, options)          each for himself, three or four to a table
     round_robin(entry_ids)                  the whole Berger schedule
     round_robin_round(entry_ids, number)    one round of it as a RoundPairing
+    groups_round(members, number)           one round of every group's round robin
     teams(teams, options)                   team against team, pair against pair
+    knockout.bracket(...), knockout.next_games(bracket)   a knock-out stage's bracket and the
+                                            games of its open ties
 
 Every table and bye carries flags (see ``types.FLAGS``) that the organiser's page explains.
 Each algorithm's module docstring states its objective exactly: the rules as tiers, each strictly
@@ -22,6 +25,7 @@ table by a local search (``free_for_all_search``) whose order of rules its docst
 """
 
 from .free_for_all import free_for_all
+from .groups import groups_round
 from .individual import individual
 from .round_robin import round_robin, round_robin_round
 from .swiss import swiss
@@ -47,6 +51,7 @@ __all__ = [
     "SwissOptions",
     "Table",
     "free_for_all",
+    "groups_round",
     "individual",
     "round_robin",
     "round_robin_round",

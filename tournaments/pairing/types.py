@@ -27,6 +27,9 @@ FLAGS = {
     "by_lot": "round 1 by lot",
     "opponent_repeated": "met some of these players before: it could not be avoided",
     "table_of_three": "three players at this table",
+    "knockout": "a knock-out tie: seeded from the qualifying standings, the better seed at NS",
+    "third_place": "the match for third place (the semi-finals' losers)",
+    "group": "a round robin inside a group (Berger tables)",
 }
 
 

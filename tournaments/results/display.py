@@ -34,6 +34,7 @@ from tournaments.models import (
 )
 from tournaments.results import snapshots, tables
 from tournaments.results.ledger import COUNTED, Ledger, gc_paused, load
+from tournaments.selectors import qualifying_rounds
 
 SCOPES = ("entries", "teams", "players")
 
@@ -127,9 +128,10 @@ def columns_for(order: Iterable[str]) -> list[Column]:
 
 
 def counted_rounds(tournament: Tournament) -> dict[int, str]:
-    """Published and finished rounds: number -> status (one query)."""
+    """Published and finished rounds of the standings (not a knock-out's): number -> status
+    (one query)."""
     return dict(
-        tournament.round_set.filter(status__in=COUNTED)
+        qualifying_rounds(tournament).filter(status__in=COUNTED)
         .order_by("number")
         .values_list("number", "status")
     )

@@ -222,7 +222,7 @@ def _side_points(side: str, totals: dict[str, int], swap: bool) -> tuple[int, in
 
 
 def load(tournament: Tournament, upto_round: int | None = None, players: bool = True,
-         with_cells: bool = True) -> Ledger:  # fmt: skip
+         with_cells: bool = True, every_round: bool = False) -> Ledger:  # fmt: skip
     """Load the tournament's counted rounds (7 queries) into plain games and cells.
 
     ``with_cells=False`` leaves ``cells`` empty (the standings need only the games and the
@@ -232,7 +232,8 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     (plain values: name, status, team, club's name): the entries' standings name players
     through ``entry_players`` instead, which is several times cheaper for a big field.
     """
-    rounds_qs = tournament.round_set.filter(status__in=COUNTED)
+    rounds_qs = tournament.round_set.filter(status__in=COUNTED)  # the final stage's: ``stages``
+    rounds_qs = rounds_qs if every_round else rounds_qs.exclude(stage__number__gte=2)
     if upto_round is not None:
         rounds_qs = rounds_qs.filter(number__lte=upto_round)
     statuses = dict(rounds_qs.values_list("number", "status"))
@@ -294,11 +295,8 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     for sanction in sanctions:
         if sanction.kind == Sanction.Kind.FORFEIT and sanction.pairing_id:
             forfeits[sanction.pairing_id].add(sanction.entry_id)
-    absent = set(
-        EntryAbsence.objects.filter(entry__tournament=tournament).values_list(
-            "entry_id", "round_number"
-        )
-    )
+    absent = set(EntryAbsence.objects.filter(entry__tournament=tournament).values_list(
+        "entry_id", "round_number"))  # fmt: skip
 
     tables: dict[int, dict[str, Any]] = {}
     for number, pairing_id, table_no, entry_id, side, match_id in places:

@@ -16,6 +16,7 @@ from html import escape as escape_html
 from typing import Any
 
 from django.core.cache import cache
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -28,7 +29,7 @@ from django.views import View
 
 from tournaments import access, selectors
 from tournaments.errors import TournamentError
-from tournaments.models import Player, PlayerRating, RatingChange, Round, Tournament
+from tournaments.models import Player, PlayerRating, RatingChange, Round, Stage, Tournament
 from tournaments.results import crosstable, display, exports, history, ledger, pdf_export, reread
 
 #: the live standings page re-fetches its table this often (seconds)
@@ -38,7 +39,11 @@ HALL_ROWS = 10
 
 
 def visible_tournament(request: HttpRequest, pk: int) -> Tournament:
-    return get_object_or_404(access.visible_tournaments(request.user), pk=pk)
+    """The tournament, with ``has_stages`` (the pages' tabs link its bracket) in the same
+    query."""
+    stages = Stage.objects.filter(tournament=OuterRef("pk"))
+    return get_object_or_404(access.visible_tournaments(request.user)
+                             .annotate(has_stages=Exists(stages)), pk=pk)  # fmt: skip
 
 
 def int_param(request: HttpRequest, name: str, default: int, low: int, high: int) -> int:

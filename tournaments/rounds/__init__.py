@@ -11,7 +11,8 @@ words: a float, a same-club table, a repeated opponent told with names and numbe
 ``notes`` (the pairing's log notes told with names, those the tables already say left out), the
 organiser's round pages and the published round (``views``), and their API (``api``).
 
-May use: registration, results (finishing a round takes the standings snapshot), the pure
+May use: registration, results (finishing a round takes the standings snapshot), stages (a
+knock-out round is paired from its bracket, and the next one once it is finished), the pure
 ``pairing`` package, ``scoring`` (each table's match). Must not: be imported by registration or
 results; hold pairing algorithms (they are pure, in ``tournaments.pairing``).
 """
@@ -27,6 +28,7 @@ from tournaments.rounds.services import (
     publish,
     regenerate,
     set_locked,
+    start_final_stage,
     start_pairing,
     swap,
 )
@@ -36,5 +38,5 @@ __all__ = [
     "Plan", "PlannedTable", "Turn", "assign_referee", "close_tournament", "extend_clock",
     "fail_pairing", "pause_clock", "resume_clock", "start_clock",
     "finish_round", "pair_round", "pairing_override", "plan_round", "publish", "regenerate",
-    "round_to_pair", "run_pairing", "set_locked", "start_pairing", "swap",
+    "round_to_pair", "run_pairing", "set_locked", "start_final_stage", "start_pairing", "swap",
 ]  # fmt: skip

@@ -40,7 +40,7 @@ def _progress(round_id: int, percent: int, step: str) -> bool:
 def run_pairing(round_id: int) -> str:
     if not _progress(round_id, 10, "loading"):
         return "skipped"
-    round_ = Round.objects.select_related("tournament").get(pk=round_id)
+    round_ = Round.objects.select_related("tournament", "stage").get(pk=round_id)
     plan = plan_round(round_)
     _progress(round_id, 60, "writing")
     with transaction.atomic():

@@ -25,6 +25,10 @@ FLAG_LABELS = {
     "by_lot": _("round 1 by lot"),
     "opponent_repeated": _("met some of these players before: it could not be avoided"),
     "table_of_three": _("three players at this table"),
+    "knockout": _("a knock-out tie: seeded from the qualifying standings, the better seed at "
+                  "NS"),
+    "third_place": _("the match for third place (the semi-finals' losers)"),
+    "group": _("a round robin inside a group (Berger tables)"),
     "swapped": _("changed by the organiser"),
 }
 assert set(FLAGS) <= set(FLAG_LABELS)  # noqa: S101 - every flag of the contract is explained

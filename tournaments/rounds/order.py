@@ -1,6 +1,7 @@
 """The order of rounds: which round "pair round N" pairs now, and the organiser's override.
 
     round_to_pair(tournament, statuses) -> Turn(number, refusal, previous)
+    turn_of(tournament, statuses) -> (Turn, final stage)   the same, the final stage read
     override_reason(turn, reason) -> str     the reason to keep ("" when none is needed), or
                                              the refusal raised
     pairing_override(round_) -> AuditEntry | None   the logged reason a round was paired early
@@ -24,7 +25,8 @@ from django.utils.translation import gettext as _
 from accounts import audit
 from accounts.models import AuditEntry
 from tournaments.errors import Conflict, TournamentError
-from tournaments.models import Round, Tournament
+from tournaments.models import Round, Stage, Tournament
+from tournaments.stages import bracket as brackets
 
 #: the longest reason kept (a sentence or two; the audit log is not a diary)
 MAX_REASON = 500
@@ -32,7 +34,8 @@ MAX_REASON = 500
 
 class Turn(NamedTuple):
     """``number``: the round the button pairs; ``refusal``: why it cannot ("" when it can):
-    ``finished``, ``round_open`` (``number`` is paired but not published), ``all_paired``, or
+    ``finished``, ``round_open`` (``number`` is paired but not published), ``all_paired``,
+    ``stage_not_started`` (the qualifying rounds are paired; the final stage waits), or
     ``previous_open`` (round ``previous`` is not finished: only with a reason);
     ``previous``: the round before ``number`` (0 for round 1)."""
 
@@ -41,9 +44,12 @@ class Turn(NamedTuple):
     previous: int
 
 
-def round_to_pair(tournament: Tournament, statuses: Mapping[int, str]) -> Turn:
+def round_to_pair(tournament: Tournament, statuses: Mapping[int, str],
+                  stage: Stage | None = None, bracket_over: bool = False) -> Turn:  # fmt: skip
     """What "pair round N" would do, from the statuses of the rounds that exist (by number).
-    A round whose job failed (``new``) is paired again."""
+    A round whose job failed (``new``) is paired again. With a final ``stage`` the rounds go on
+    after the qualifying ones: ``stage_not_started`` until the organiser starts it, then one
+    round after another until the bracket is over (``bracket_over``)."""
     last = max(statuses, default=0)
     if tournament.status == Tournament.Status.FINISHED:
         return Turn(last, "finished", max(last - 1, 0))
@@ -55,13 +61,27 @@ def round_to_pair(tournament: Tournament, statuses: Mapping[int, str]) -> Turn:
     if status == Round.Status.NEW:
         number = last  # its job failed: paired again
     elif last >= tournament.rounds:
-        return Turn(last, "all_paired", last - 1)
+        if stage is None or (stage.started and bracket_over):
+            return Turn(last, "all_paired", last - 1)
+        if not stage.started:
+            return Turn(last + 1, "stage_not_started", last)
+        number = last + 1
     else:
         number = last + 1
     previous = number - 1
     if previous and statuses.get(previous) != Round.Status.FINISHED:
         return Turn(number, "previous_open", previous)
     return Turn(number, "", previous)
+
+
+def turn_of(tournament: Tournament, statuses: Mapping[int, str]) -> tuple[Turn, Stage | None]:
+    """``round_to_pair`` with the tournament's final stage and its bracket read (a few queries
+    once the knock-out has started), and that stage."""
+    stage = brackets.final_stage(tournament)
+    over = False
+    if stage is not None and stage.started:
+        over = brackets.final_over(stage)
+    return round_to_pair(tournament, statuses, stage, over), stage
 
 
 def override_reason(turn: Turn, reason: str | None) -> str:

@@ -6,7 +6,8 @@
 round's standings snapshot in a bounded number of queries, ranks the entries by match points then
 by the snapshot's order (the tournament's tie-breaks; ``rounds.selectors.apply_standings``),
 builds ``Competitor``s, calls the algorithm the tournament's format and system choose, and returns
-plain tables. It writes nothing: ``rounds.job.run_pairing`` writes them.
+plain tables. A knock-out round (``Round.stage``) is paired from its bracket instead: the open
+ties of ``stages.bracket.load``. It writes nothing: ``rounds.job.run_pairing`` writes them.
 
 A planned table names its places as the sides of its match (``tournaments.formats``): the
 algorithms' NS and EW sides are ``NS``/``EW`` where partners share a side and the seats ``N``/``E``
@@ -30,8 +31,10 @@ from tournaments.pairing import (
     IndividualOptions,
     RoundPairing,
     SwissOptions,
+    knockout,
 )
 from tournaments.rounds import selectors
+from tournaments.stages import bracket as brackets
 
 SEATS = "NESW"
 
@@ -119,7 +122,13 @@ def plan_round(round_: Round) -> Plan:
         ids_excluded=frozenset(locked),
     )  # fmt: skip
     result: RoundPairing
-    if tournament.format == Tournament.Format.TEAMS:
+    if round_.stage is not None and round_.stage.kind == "knockout":
+        result = _knockout(round_)
+    elif round_.stage is not None:  # the final round robin of the groups' best
+        present = {e.pk for e in _available(tournament, number, locked)}
+        result = _round_robin(tournament, number - tournament.rounds, present,
+                              list(round_.stage.seeds))  # fmt: skip
+    elif tournament.format == Tournament.Format.TEAMS:
         everyone = _available(tournament, number, locked)
         snapshot = selectors.snapshot_of(everyone)
         selectors.apply_standings(records, snapshot)
@@ -161,7 +170,14 @@ def plan_round(round_: Round) -> Plan:
             )  # fmt: skip
         elif tournament.system == Tournament.System.ROUND_ROBIN:
             _require(len(competitors) >= 2, _("At least two entries are needed."))
-            result = _round_robin(tournament, number, {c.id for c in competitors})
+            # groups (a first stage) are round robins of their own (a query only here)
+            groups = tournament.stages.filter(number=1, kind="groups").first()
+            present = {c.id for c in competitors}
+            if groups is not None and groups.members:
+                result = _absent_to_byes(
+                    _call(algorithms.groups_round, groups.members, number), present)
+            else:
+                result = _round_robin(tournament, number, present)
         else:
             _require(len(competitors) >= 2, _("At least two entries are needed."))
             result = _call(algorithms.swiss, competitors, swiss_options)
@@ -182,11 +198,38 @@ def _require(condition: bool, message: str) -> None:
         raise PairingFailed.one("too_few", message)
 
 
-def _round_robin(tournament: Tournament, number: int, present: set[int]) -> RoundPairing:
-    """Berger tables over every active entry (the schedule must not move); a table whose
-    opponent is away this round leaves the present one with a bye."""
-    everyone = tournament.entries.filter(status=Entry.Status.ACTIVE).order_by("seed", "pk")
-    full = _call(algorithms.round_robin_round, [e.pk for e in everyone], number)
+def _knockout(round_: Round) -> RoundPairing:
+    """The open ties of the knock-out's bracket, read from its finished rounds before this one
+    (``stages.bracket``): one table each, the better seed at NS."""
+    stage = round_.stage
+    assert stage is not None
+    bracket = brackets.load(stage, statuses=(Round.Status.FINISHED,), before=round_.number)
+    if bracket.finished:
+        raise PairingFailed.one("bracket_over", _("The knock-out is over: nothing to pair."))
+    result = _call(knockout.next_games, bracket)
+    names = dict(Entry.objects.filter(pk__in=bracket.seeds).values_list("pk", "name"))
+    level = brackets.level_name(bracket, len(bracket.levels))
+    # told here with names, in the job's language: the log's notes of the pure bracket
+    # carry ids only
+    notes = [f"{level}: " + "; ".join(
+        f"{names.get(t.ns[0], t.ns[0])} — {names.get(t.ew[0], t.ew[0])}" for t in result.tables)]
+    notes += [_("%(name)s goes through without a game (a bye).") % {"name": names.get(i, i)}
+              for tie in bracket.levels[0] if tie.bye and len(bracket.levels) == 1
+              for i in tie.sides]  # fmt: skip
+    return RoundPairing(result.tables, result.byes, tuple(notes))
+
+
+def _round_robin(tournament: Tournament, number: int, present: set[int],
+                 ids: list[int] | None = None) -> RoundPairing:  # fmt: skip
+    """Berger tables over every active entry (or ``ids``: the schedule must not move); a table
+    whose opponent is away this round leaves the present one with a bye."""
+    if ids is None:
+        everyone = tournament.entries.filter(status=Entry.Status.ACTIVE).order_by("seed", "pk")
+        ids = [e.pk for e in everyone]
+    return _absent_to_byes(_call(algorithms.round_robin_round, ids, number), present)
+
+
+def _absent_to_byes(full: RoundPairing, present: set[int]) -> RoundPairing:
     tables = []
     byes = [bye for bye in full.byes if bye.id in present]
     for table in full.tables:

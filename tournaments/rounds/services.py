@@ -9,7 +9,9 @@
     assign_referee(user, pairing_id, referee) -> Pairing
     publish(user, round_id) -> Round
     finish_round(user, round_id) -> Round             every table decided: ``finished``, the
-                                                      standings snapshot taken (audited)
+                                                      standings snapshot taken (audited); a
+                                                      knock-out round's winners paired next
+    start_final_stage(user, tournament_id) -> Round   the knock-out seeded, its round paired
     close_tournament(user, tournament_id) -> Tournament   ``finished`` once every round is
 
 Round N+1 is paired once round N is finished, or earlier with the organiser's reason (logged):
@@ -42,13 +44,16 @@ from tournaments.models import (
     PairingEntry,
     Round,
     Sanction,
+    Stage,
     Tournament,
 )
 from tournaments.results import take_snapshot
 from tournaments.rounds.job import fail_pairing
 from tournaments.rounds.order import override_reason as reason_for
-from tournaments.rounds.order import round_to_pair
+from tournaments.rounds.order import turn_of
 from tournaments.rounds.tables import drop_unlocked, reseat_table
+from tournaments.stages import bracket as brackets
+from tournaments.stages import services as stages
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +100,18 @@ def start_pairing(user: User, tournament_id: int, override_reason: str = "") -> 
         # Read under the tournament's lock: no other pairing starts meanwhile, and a round
         # only ever moves on (a round finished meanwhile just makes the override needless).
         statuses = dict(tournament.round_set.values_list("number", "status"))
-        turn = round_to_pair(tournament, statuses)
+        turn, stage = turn_of(tournament, statuses)
+        knockout = stage is not None and stage.started and turn.number > tournament.rounds
+        if turn.refusal == "stage_not_started":
+            raise Conflict.one("stage_not_started", _("Every qualifying round has been paired; "
+                                                      "start the final stage next."))  # fmt: skip
+        if knockout and turn.refusal == "previous_open":
+            # a knock-out's next games are its winners': no reason can pair them earlier
+            raise Conflict.one(
+                "previous_round_open",
+                _("Finish round %(n)s first: the knock-out's next games follow from its "
+                  "results.") % {"n": turn.previous},
+            )  # fmt: skip
         if turn.refusal == "round_open":
             raise Conflict.one(
                 "round_open",
@@ -104,10 +120,13 @@ def start_pairing(user: User, tournament_id: int, override_reason: str = "") -> 
         if turn.refusal == "all_paired":
             raise Conflict.one("all_paired", _("Every round has been paired."))
         reason = reason_for(turn, override_reason)
+        if turn.number == 1:
+            stages.freeze_groups(tournament)  # groups are dealt as round 1 is paired
         if turn.number in statuses:
             round_ = tournament.round_set.get(number=turn.number)  # the job failed: again
         else:
-            round_ = Round.objects.create(tournament=tournament, number=turn.number)
+            round_ = Round.objects.create(tournament=tournament, number=turn.number,
+                                          stage=stage if knockout else None)  # fmt: skip
         active = tournament.entries.filter(status=Entry.Status.ACTIVE)
         if active.count() < 2:
             raise TournamentError.one("too_few", _("At least two active entries are needed."))
@@ -123,6 +142,31 @@ def start_pairing(user: User, tournament_id: int, override_reason: str = "") -> 
         audit.record(user, "round.pair", round_, tournament_id=tournament.pk, before=before,
                      after=after)  # fmt: skip
     return round_
+
+
+def start_final_stage(user: User, tournament_id: int) -> Round:
+    """The qualifying stage is over: seed the final stage (``stages.start``) and pair its first
+    round, in one transaction."""
+    with transaction.atomic():
+        stages.start(user, tournament_id)
+        return start_pairing(user, tournament_id)
+
+
+def _pair_next_knockout(user: User, round_: Round) -> None:
+    """A knock-out round just finished: its winners' games are paired at once (the same job),
+    unless the bracket is over. Called inside ``finish_round``'s transaction."""
+    tournament = Tournament.objects.select_for_update().get(pk=round_.tournament_id)
+    stage = round_.stage
+    assert stage is not None
+    if brackets.load(stage, statuses=(Round.Status.FINISHED,)).finished:
+        return
+    if tournament.round_set.filter(number__gt=round_.number).exists():
+        return  # paired already (by the organiser's button)
+    nxt = Round.objects.create(tournament=tournament, number=round_.number + 1, stage=stage)
+    _queue(nxt, user)
+    audit.record(user, "round.pair", nxt, tournament_id=tournament.pk,
+                 before={"status": Round.Status.NEW},
+                 after={"number": nxt.number, "status": nxt.status, "knockout": True})  # fmt: skip
 
 
 def _locked_round(user: User, round_id: int, *statuses: str) -> Round:
@@ -149,6 +193,9 @@ def swap(user: User, round_id: int, entry_a: int, entry_b: int) -> Round:
             raise TournamentError.one(
                 "not_in_round", _("Choose two different entries of this round."), "entries"
             )
+        if round_.stage_id is not None:
+            raise Conflict.one("knockout", _("A final stage's round follows its bracket or "
+                                             "its schedule; its tables cannot be swapped."))
         a, b = places[entry_a], places[entry_b]
         before = {str(p.entry_id): {"table": p.pairing.table, "side": p.side} for p in (a, b)}
         if a.pairing_id == b.pairing_id:
@@ -285,7 +332,8 @@ def close_tournament(user: User, tournament_id: int) -> Tournament:
 
 def _locked_round_to_finish(user: User, round_id: int) -> Round:
     round_ = (
-        Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=round_id)
+        Round.objects.select_for_update(of=("self",)).select_related("tournament", "stage")
+        .get(pk=round_id)
     )
     if not can_manage(user, round_.tournament):
         raise NotAllowed.one("not_allowed", _("You do not manage this tournament."))
@@ -327,6 +375,8 @@ def finish_round(user: Any, round_id: int) -> Round:
         take_snapshot(round_)
         # every finished round moves the ratings (a Celery task once this commits)
         ratings.schedule(round_.tournament_id)
+        if round_.stage is not None and round_.stage.kind == Stage.Kind.KNOCKOUT:
+            _pair_next_knockout(user, round_)
         audit.record(user, "round.finish", round_, tournament_id=round_.tournament_id,
                      before={"status": Round.Status.PUBLISHED},
                      after={"status": round_.status})  # fmt: skip

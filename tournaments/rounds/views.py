@@ -3,6 +3,7 @@
     /manage/<pk>/                          the dashboard: rounds, "pair round N" (with the
                                            reason when round N-1 is not finished), close
     /manage/<pk>/rounds/pair/              start the pairing job (Celery); ``override_reason``
+    /manage/<pk>/stages/start/             start the final stage: seed the knock-out, pair it
     /manage/<pk>/rounds/<n>/               review: swap, lock, regenerate, referees, publish,
                                            finish; each table's flags explained
     /manage/<pk>/rounds/<n>/status/        the JSON the round page polls while the job runs
@@ -50,14 +51,17 @@ from tournaments.rounds import (
     services,
 )
 from tournaments.rounds import notes as round_notes
-from tournaments.rounds.order import MAX_REASON, pairing_override, round_to_pair
+from tournaments.rounds.order import MAX_REASON, pairing_override, turn_of
 from tournaments.selectors import round_with_pairings
+from tournaments.stages.services import qualifying_over
 
 
 class DashboardView(ManageView):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         round_list = list(self.tournament.round_set.order_by("number"))
-        turn = round_to_pair(self.tournament, {r.number: r.status for r in round_list})
+        statuses = {r.number: r.status for r in round_list}
+        turn, stage = turn_of(self.tournament, statuses)
+        knockout = stage is not None and stage.started and turn.number > self.tournament.rounds
         counts = selectors.table_counts(self.tournament)
         empty = selectors.TableCounts()
         rows = [
@@ -73,7 +77,11 @@ class DashboardView(ManageView):
                      and all(r.status == Round.Status.FINISHED for r in round_list))  # fmt: skip
         return self.render(
             "rounds/dashboard.html", rounds=round_list, round_rows=rows, turn=turn,
-            can_pair=turn.refusal in ("", "previous_open"), next_number=turn.number,
+            can_pair=turn.refusal == "" or (turn.refusal == "previous_open" and not knockout),
+            next_number=turn.number, stage=stage, knockout=knockout,
+            can_start_stage=turn.refusal == "stage_not_started" and qualifying_over(
+                self.tournament, {n: s for n, s in statuses.items()
+                                  if n <= self.tournament.rounds}),
             needs_reason=turn.refusal == "previous_open", max_reason=MAX_REASON,
             to_finish=to_finish, can_close=can_close,
             short=can_close and len(round_list) < self.tournament.rounds,
@@ -92,6 +100,19 @@ class CloseView(ManageView):
         else:
             messages.success(request, _("The tournament is finished."))
         return redirect("tournaments:manage", pk=pk)
+
+
+class StartStageView(ManageView):
+    """«Start the final stage»: the knock-out seeded from the qualifying standings and its
+    first round paired (the job runs as for any round)."""
+
+    def post(self, request: HttpRequest, pk: int) -> HttpResponse:
+        try:
+            round_ = services.start_final_stage(request.user, pk)
+        except TournamentError as err:
+            refused(request, err)
+            return redirect("tournaments:manage", pk=pk)
+        return redirect("tournaments:manage_round", pk=pk, number=round_.number)
 
 
 class PairRoundView(ManageView):
@@ -158,7 +179,8 @@ def _pair_next(tournament: Tournament, round_: Round) -> int | None:
     to the overview): the following one, when it is the one to pair now."""
     if round_.status != Round.Status.FINISHED:
         return None
-    turn = round_to_pair(tournament, dict(tournament.round_set.values_list("number", "status")))
+    turn, _stage = turn_of(tournament, dict(tournament.round_set.values_list("number",
+                                                                             "status")))
     return turn.number if turn.number == round_.number + 1 and not turn.refusal else None
 
 

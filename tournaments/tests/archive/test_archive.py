@@ -38,6 +38,7 @@ from tournaments.models import (
     Player,
     Round,
     Sanction,
+    Stage,
     Standing,
     Tournament,
 )
@@ -52,14 +53,16 @@ REFS: dict[str, dict[str, str]] = {
     "players": {"club": "clubs"},
     "entries": {"club": "clubs", "team": "entries", "players": "players"},
     "absences": {"entry": "entries"},
+    "stages": {"seeds": "entries", "members": "entries"},
+    "rounds": {"stage": "stages"},
     "pairings": {"round": "rounds", "match": "matches", **dict.fromkeys(SEATS, "players")},
     "places": {"entry": "entries"},
     "matches": dict.fromkeys(SEATS, "players"),
     "sanctions": {"entry": "entries", "player": "players", "pairing": "pairings"},
     "standings": {"round": "rounds", "entry": "entries"},
 }
-LISTS = ("clubs", "players", "entries", "absences", "rounds", "matches", "pairings", "sanctions",
-         "standings")  # fmt: skip
+LISTS = ("clubs", "players", "entries", "absences", "stages", "rounds", "matches", "pairings",
+         "sanctions", "standings")  # fmt: skip
 
 
 def as_imported(doc: dict[str, Any]) -> dict[str, Any]:
@@ -79,7 +82,9 @@ def normalise(doc: dict[str, Any]) -> dict[str, Any]:
     def fix(row: dict[str, Any], refs: dict[str, str]) -> None:
         for key, target in refs.items():
             value = row[key]
-            if isinstance(value, list):
+            if isinstance(value, list) and value and isinstance(value[0], list):
+                row[key] = [[position[target][v] for v in group] for group in value]
+            elif isinstance(value, list):
                 row[key] = [position[target][v] for v in value]
             elif value is not None:
                 row[key] = position[target][value]
@@ -239,7 +244,14 @@ def event(tournament: Tournament, pairs, organiser: User, chief: User, referee: 
                             kind="deduction", reason="phone", player_id=bp[0].pk,
                             match_points=1, game_points=5)  # fmt: skip
     registration.withdraw_entry(organiser, c.pk)
-    Round.objects.create(tournament=tournament, number=4, status=Round.Status.NEW)
+    # groups as dealt (issue 30: the archive keeps who played in which group)
+    Stage.objects.create(tournament=tournament, number=1, kind=Stage.Kind.GROUPS, groups=2,
+                         members=[[a.pk, c.pk, e.pk], [b.pk, d.pk]], started_at=timezone.now())
+    # a knock-out of the best two, started, its first round's job failed (issue 30)
+    stage = Stage.objects.create(tournament=tournament, qualifiers=2, best_of=3, third_place=False,
+                                 seeds=[a.pk, b.pk], started_at=timezone.now(),
+                                 started_by=organiser)  # fmt: skip
+    Round.objects.create(tournament=tournament, number=4, status=Round.Status.NEW, stage=stage)
     return tournament
 
 
@@ -258,6 +270,10 @@ def test_the_archive_holds_every_field_of_every_table(event: Tournament) -> None
     assert set(doc["entries"][0]) == names(Entry, "tournament") | {"id", "players"}
     assert set(doc["absences"][0]) == names(EntryAbsence) | {"id"}
     assert set(doc["rounds"][0]) == names(Round, "tournament") | {"id"}
+    assert set(doc["stages"][0]) == names(Stage, "tournament") | {"id"}
+    entry_ids = [e["id"] for e in doc["entries"]]
+    assert doc["stages"][0]["members"] == [entry_ids[0:5:2], entry_ids[1:4:2]]
+    assert doc["stages"][1]["seeds"] == entry_ids[:2] and doc["rounds"][3]["stage"] is not None
     assert set(doc["pairings"][0]) == names(Pairing) | {"id", "places"}
     assert set(doc["pairings"][0]["places"][0]) == names(PairingEntry, "pairing", "round")
     # the PIN hash stays behind; the count of deal removals is the history's, recounted; the
