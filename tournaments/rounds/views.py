@@ -25,12 +25,14 @@ from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views import View
 from django.views.generic import DetailView
 
 from accounts.roles import CHIEF_REFEREE, REFEREE, holders
+from scoring.views.printing import qr_svg
 from tournaments import access
 from tournaments.errors import TournamentError
 from tournaments.http import ManageView, refused, standings_url
@@ -265,7 +267,13 @@ class PrintTablesView(ManageView):
         round_ = self.round(number)
         round_ = round_with_pairings(Round.objects.filter(pk=round_.pk)).get()
         pairings = list(round_.pairings.all())
-        return self.render("rounds/print_tables.html", round=round_,
+        public = request.build_absolute_uri(reverse("tournaments:round", args=[pk, number]))
+        facts = round_pdf.heading(round_)
+        if round_.clock_started_at:
+            start = timezone.localtime(round_.clock_started_at)
+            facts += " · " + _("start %(time)s") % {"time": formats.time_format(start, "H:i")}
+        return self.render("rounds/print_tables.html", round=round_, facts=facts,
+                           qr_svg=qr_svg(public),
                            tables=[p for p in pairings if p.table],
                            byes=[p for p in pairings if not p.table])  # fmt: skip
 

@@ -60,3 +60,20 @@ def test_a_round_without_tables_has_no_paper(client, tournament, organiser) -> N
     client.force_login(organiser)
     assert client.get(f"/manage/{tournament.pk}/rounds/1/paper.pdf").status_code == 404
     assert not Pairing.objects.exists()
+
+
+def test_the_printed_table_list_says_what_and_where_and_nothing_that_means_nothing_on_paper(
+    client, tournament, organiser, pairs
+) -> None:
+    tournament.venue = "Клуб «Рыба»"
+    tournament.save()
+    e = pairs(tournament, 4)
+    round_ = play_round(tournament, 1, [(e[0], e[1], None), (e[2], e[3], None)])
+    client.force_login(organiser)
+    html = client.get(f"/manage/{tournament.pk}/rounds/1/print/").content.decode()
+    facts = html.split('id="list-facts">', 1)[1].split("</p>", 1)[0]
+    assert "Кубок «Дубль» · тур 1" in facts and "Клуб «Рыба»" in facts
+    assert "<svg" in html and "Тур на сайте" in html  # the QR code of the public round page
+    for pairing in Pairing.objects.filter(round=round_):
+        assert f"№ {pairing.match_id}" not in html
+    assert "Черновик" not in html
