@@ -75,6 +75,12 @@ class Tournament(models.Model):
         SEED = "seed", _("by seed (top half against bottom half)")
         LOT = "lot", _("by lot")
 
+    class Acceleration(models.TextChoices):
+        """Accelerated Swiss pairing (``pairing.acceleration``): none, or FIDE C.04.5.1 Baku."""
+
+        NONE = "none", _("none")
+        BAKU = "baku", _("Baku acceleration")
+
     class ClubAvoidance(models.TextChoices):
         """How the Swiss pairing treats two entries of one club (``pairing.swiss``)."""
 
@@ -143,6 +149,17 @@ class Tournament(models.Model):
     first_round = models.CharField(
         _("round 1"), max_length=10, choices=FirstRound.choices, default=FirstRound.SEED
     )
+    #: the first half of the Swiss rounds paired with virtual points for the top half of the
+    #: list (FIDE C.04.5.1); pairing only, never in the standings
+    acceleration = models.CharField(
+        _("accelerated pairing"), max_length=10, choices=Acceleration.choices,
+        default=Acceleration.NONE,
+        help_text=_("Baku acceleration (FIDE C.04.5.1), Swiss only: the top half of the list by "
+                    "seed (rounded up to an even number) is paired as if it had a win's match "
+                    "points more in the first quarter of the rounds and half a win's more up to "
+                    "the middle, so that the strong meet each other early in a big field. "
+                    "Pairing only: the standings never show these points."),
+    )  # fmt: skip
     individual_federation = models.BooleanField(
         _("federation seating (individual format)"), default=False,
         help_text=_("Round 2 keeps round 1's winning partners apart; the last round seats 1+3 "

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 from math import lcm
 
@@ -42,13 +43,25 @@ CLUB_FLAGS = {STRICT: "same_club", AMONG_EQUALS: "same_club_kept", OFF: "same_cl
 
 
 def swiss(competitors: Sequence[Competitor], options: SwissOptions) -> RoundPairing:
-    """Pair one Swiss round. Entries in ``options.ids_excluded`` are left out entirely."""
+    """Pair one Swiss round. Entries in ``options.ids_excluded`` are left out entirely.
+
+    An accelerated round (``options.virtual_points``) pairs by the pairing score: each entry's
+    score plus its virtual points (``acceleration``); round 1 then has score groups too, each
+    in seed (or lot) order."""
+    virtual = {i: v for i, v in options.virtual_points.items() if v}
+    competitors = [replace(c, score=c.score + virtual[c.id]) if c.id in virtual else c
+                   for c in competitors]  # fmt: skip
     entries, lead_flag = _pairing_order(competitors, options)
     if not entries:
         return RoundPairing(tables=())
-    field = make_field(entries, by_score=options.round_number > 1)
+    field = make_field(entries, by_score=options.round_number > 1 or bool(virtual))
     solution = solve(field, options.clubs)
     notes = [solution.note] if solution.note else []
+    given = [e for e in entries if e.id in virtual]
+    if given:
+        # one amount for everyone in a round; read back by ``rounds.notes`` in words
+        notes.insert(0, f"Accelerated (Baku): {len(given)} entries of group A have "
+                        f"{virtual[given[0].id]:g} virtual points")
     return _result(field, solution.mates, options, lead_flag, notes)
 
 
@@ -62,11 +75,15 @@ def _pairing_order(
         entries.sort(key=lambda c: (-c.score, c.rank, c.id))
         return entries, ""
     if options.first_round == "seed":
-        entries.sort(key=lambda c: (c.seed is None, c.seed or 0, c.rank, c.id))
+        # accelerated: group A (the higher pairing score) first, each group in seed order
+        entries.sort(key=lambda c: (-c.score if options.virtual_points else 0, c.seed is None,
+                                    c.seed or 0, c.rank, c.id))  # fmt: skip
         return entries, "by_seed"
     if options.first_round == "lot":
         entries.sort(key=lambda c: (c.rank, c.id))
         random.Random(options.random_seed).shuffle(entries)
+        if options.virtual_points:  # accelerated: the lot inside each score group
+            entries.sort(key=lambda c: -c.score)
         return entries, "by_lot"
     raise ValueError(f"unknown first_round {options.first_round!r}: expected 'seed' or 'lot'")
 

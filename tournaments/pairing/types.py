@@ -6,6 +6,7 @@ never look anything up. Standings order is given by ``rank`` (1 = first, ties al
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 #: Why a table or bye came out as it did; the organiser's page explains each in ru and en.
@@ -94,6 +95,9 @@ class SwissOptions:
     #: table numbers start here (table 1 is the leaders' table)
     first_table: int = 1
     ids_excluded: frozenset[int] = field(default_factory=frozenset)
+    #: an accelerated round (``acceleration``): match points added to these entries' scores for
+    #: building the score groups only; round 1 is then paired by score groups too
+    virtual_points: Mapping[int, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,8 @@ The pure pairing writes notes for the log, in English with entry ids («Table 1:
 - a bye's note is dropped: the byes are listed under their own heading;
 - a team match («Team 3 v team 7: tables 1–4») and the pairs of a larger team sitting out are
   told with the teams' and pairs' names;
+- an accelerated round (FIDE C.04.5.1) says how many entries of group A got how many virtual
+  match points;
 - the solver's notes (a field too large to prove the optimum) get a sentence;
 - anything else is kept as written rather than hidden.
 
@@ -17,9 +19,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from decimal import Decimal
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from config.inputs import quoted
 from tournaments.models import Entry
@@ -27,6 +31,8 @@ from tournaments.models import Entry
 TOLD_ELSEWHERE = re.compile(r"^(Table \d+|Bye): ")
 TEAM_MATCH = re.compile(r"^Team (\d+) v team (\d+): tables (\d+)–(\d+)$")
 SIT_OUT = re.compile(r"^Team (\d+): pairs ([\d, ]+) sit out")
+ACCELERATED = re.compile(r"^Accelerated \(Baku\): (\d+) entries of group A have ([\d.]+) virtual "
+                         r"points$")
 SOLVER = {
     "the pruned graphs could not prove the optimum":
         gettext_lazy("The field is large: the pairing is the best found, not proven the best "
@@ -67,8 +73,19 @@ def in_words(notes: Iterable[str]) -> list[str]:
             pairs = ", ".join(name(i.strip()) for i in match[2].split(",") if i.strip())
             said.append(_("Team %(team)s: %(pairs)s do not play this round (the other team has "
                           "fewer pairs).") % {"team": name(match[1]), "pairs": pairs})
+        elif match := ACCELERATED.match(note):
+            said.append(_accelerated(int(match[1]), match[2]))
         elif note in SOLVER:
             said.append(str(SOLVER[note]))
         else:
             said.append(note)
     return said
+
+
+def _accelerated(count: int, points: str) -> str:
+    return ngettext(
+        "Accelerated Swiss (Baku): %(count)s entry of group A was given %(points)s virtual match "
+        "points for the pairing (not in the standings).",
+        "Accelerated Swiss (Baku): %(count)s entries of group A were given %(points)s virtual "
+        "match points each for the pairing (not in the standings).", count,
+    ) % {"count": count, "points": number_format(Decimal(points))}  # fmt: skip

@@ -5,8 +5,9 @@
 ``plan_round`` loads the entries, their absences, the whole history and the latest finished
 round's standings snapshot in a bounded number of queries, ranks the entries by match points then
 by the snapshot's order (the tournament's tie-breaks; ``rounds.selectors.apply_standings``),
-builds ``Competitor``s, calls the algorithm the tournament's format and system choose, and returns
-plain tables. A knock-out round (``Round.stage``) is paired from its bracket instead: the open
+builds ``Competitor``s, calls the algorithm the tournament's format and system choose (with group
+A's virtual points in an accelerated Swiss round: ``rounds.acceleration``), and returns plain
+tables. A knock-out round (``Round.stage``) is paired from its bracket instead: the open
 ties of ``stages.bracket.load``. It writes nothing: ``rounds.job.run_pairing`` writes them.
 
 A planned table names its places as the sides of its match (``tournaments.formats``): the
@@ -16,7 +17,7 @@ head to head; the free-for-all algorithm's players sit N, E, S, W, each his own 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -33,7 +34,7 @@ from tournaments.pairing import (
     SwissOptions,
     knockout,
 )
-from tournaments.rounds import selectors
+from tournaments.rounds import acceleration, selectors
 from tournaments.stages import bracket as brackets
 
 SEATS = "NESW"
@@ -145,7 +146,8 @@ def plan_round(round_: Round) -> Plan:
             for i, t in enumerate(ranked, 1)
         ]
         _require(len(competitors) >= 2, _("At least two teams are needed."))
-        result = _call(algorithms.teams, competitors, swiss_options)
+        result = _call(algorithms.teams, competitors,
+                       _accelerated(swiss_options, tournament, competitors))
     else:
         entries = _available(tournament, number, locked)
         seed_by_rating(tournament, entries)
@@ -180,8 +182,19 @@ def plan_round(round_: Round) -> Plan:
                 result = _round_robin(tournament, number, present)
         else:
             _require(len(competitors) >= 2, _("At least two entries are needed."))
-            result = _call(algorithms.swiss, competitors, swiss_options)
+            result = _call(algorithms.swiss, competitors,
+                           _accelerated(swiss_options, tournament, competitors))
     return _as_plan(tournament, result)
+
+
+def _accelerated(options: SwissOptions, tournament: Tournament,
+                 competitors: list[Competitor]) -> SwissOptions:  # fmt: skip
+    """The Swiss options with group A's virtual points in an accelerated round (``acceleration``:
+    FIDE C.04.5.1); the same options otherwise."""
+    # round 1's list: also the entries of tables locked before a re-pairing
+    present = [c.id for c in competitors] + list(options.ids_excluded)
+    points = acceleration.virtual_points(tournament, options.round_number, present)
+    return replace(options, virtual_points=points) if points else options
 
 
 def _call(algorithm: Any, *args: Any) -> RoundPairing:
