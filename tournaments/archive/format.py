@@ -57,6 +57,8 @@ OPTIONAL: dict[tuple[str, str], object] = {
     ("deals", "time_up_by_clock"): False,
     # stages (issue 30): a round of the qualifying stage has none
     ("rounds", "stage"): None,
+    # the accelerated Swiss (issue 30)
+    ("tournament", "acceleration"): "none",
 }
 
 
@@ -78,7 +80,7 @@ SPECS: dict[str, dict[str, str]] = {
         "red_card_points": INT,
         "created_at": DATETIME, "efectividad": STR, "forfeit_win_percent": INT,
         "forfeit_loss_percent": INT, "bye_percent": INT, "seed_by_rating": BOOL,
-        "round_minutes": INT_NULL,
+        "round_minutes": INT_NULL, "acceleration": STR,
     },
     "clubs": {"name": STR, "city": STR},
     "players": {
@@ -162,6 +164,7 @@ CHOICES: dict[tuple[str, str], Iterable[str]] = {
     ("tournament", "status"): Tournament.Status.values,
     ("tournament", "bye_result"): Tournament.ByeResult.values,
     ("tournament", "first_round"): Tournament.FirstRound.values,
+    ("tournament", "acceleration"): Tournament.Acceleration.values,
     ("tournament", "club_avoidance"): Tournament.ClubAvoidance.values,
     ("tournament", "efectividad"): ("capped", "plain"),
     ("entries", "status"): Entry.Status.values,

@@ -54,7 +54,7 @@ class TournamentForm(forms.ModelForm):
             "format", "system", "rounds", "round_minutes", "points_win", "points_draw",
             "points_loss",
             "tie_breaks", "bye_result", "club_avoidance", "club_strict_until",
-            "individual_federation", "first_round",
+            "individual_federation", "first_round", "acceleration",
             "yellow_card_points", "red_card_points", "public", "efectividad",
             "forfeit_win_percent", "forfeit_loss_percent", "bye_percent", "seed_by_rating",
             "result_only_tables",

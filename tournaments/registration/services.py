@@ -39,7 +39,7 @@ SETUP_FIELDS = (
     "bye_result", "club_avoidance", "club_strict_until", "individual_federation",
     "first_round", "yellow_card_points", "red_card_points", "efectividad",
     "forfeit_win_percent", "forfeit_loss_percent", "bye_percent", "seed_by_rating",
-    "round_minutes", "result_only_tables",
+    "round_minutes", "result_only_tables", "acceleration",
 )  # fmt: skip
 
 
