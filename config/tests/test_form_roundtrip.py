@@ -63,7 +63,7 @@ def world(db: Any) -> dict[str, Any]:
         rules_options={"deals": 12, "bonus_on_fish": True}, format="pairs", system="swiss",
         rounds=5, status="running", public=True, points_win=3, points_draw=1, points_loss=0,
         tie_breaks=["difference", "buchholz"], bye_result="draw", club_avoidance="strict",
-        club_strict_until=2, individual_federation=True, first_round="lot",
+        club_strict_until=2, individual_federation=True, first_round="lot", acceleration="baku",
         yellow_card_points=5, red_card_points=30,
     )  # fmt: skip
     t.organisers.add(org)

@@ -18,7 +18,8 @@ from tournaments.registration import rules_form
 
 CARD_FIELDS = ("yellow_card_points", "red_card_points")
 #: settings that keep the instance's value (or the default) when a form leaves them out
-KEPT_WHEN_EMPTY = ("efectividad", "forfeit_win_percent", "forfeit_loss_percent", "bye_percent")
+KEPT_WHEN_EMPTY = ("efectividad", "forfeit_win_percent", "forfeit_loss_percent", "bye_percent",
+                   "acceleration")
 
 #: the setup's selects whose choices' full names do not fit a phone: short names and a note
 SHORT_CHOICES: dict[str, tuple[list[tuple[str, Any]], Any]] = {
