@@ -45,9 +45,10 @@ def _round_one(tournament: Tournament) -> set[int] | None:
 
 
 def virtual_points(tournament: Tournament, number: int,
-                   present: Iterable[int]) -> dict[int, float]:  # fmt: skip
+                   present: Iterable[int] | None = None) -> dict[int, float]:  # fmt: skip
     """Group A's virtual points (in match points) for round ``number``; ``present``: the
-    entries (teams) being paired, round 1's list when round 1 is the one paired."""
+    entries (teams) being paired, round 1's list when round 1 is the one paired (None: a round
+    already paired, round 1's list is read)."""
     if (tournament.acceleration != Tournament.Acceleration.BAKU
             or tournament.system != Tournament.System.SWISS
             or tournament.format not in (Tournament.Format.PAIRS, Tournament.Format.SINGLES,
@@ -56,6 +57,9 @@ def virtual_points(tournament: Tournament, number: int,
     points = acceleration.virtual_points(number, tournament.rounds, tournament.points_win)
     if not points:
         return {}
-    roster = (_round_one(tournament) if number > 1 else None) or set(present)
+    if present is None or number > 1:
+        roster = _round_one(tournament) or set(present or ())
+    else:
+        roster = set(present)
     order = [e.pk for e in _by_pairing_number(tournament)]
     return dict.fromkeys(acceleration.group_a(order, roster), float(points))

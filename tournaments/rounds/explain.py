@@ -7,7 +7,8 @@ shows them here as sentences with the names and numbers behind them: a float wit
 match points, a same-club table with the club and why it stayed (strict avoidance needed a
 rematch to undo it, among equals it would have cost score difference, or avoidance is off), a
 repeated opponent with the round they met. Match points are the ones the pairing read: the
-history before the round with the latest standings snapshot (``rounds.selectors``). Flags
+history before the round with the latest standings snapshot (``rounds.selectors``), with group
+A's virtual points in an accelerated round (``rounds.acceleration``). Flags
 without names behind them keep their label. Reads only, in a fixed number of queries.
 """
 
@@ -21,7 +22,7 @@ from django.utils.translation import ngettext
 
 from config.inputs import quoted
 from tournaments.models import Club, Entry, Pairing, PairingEntry, Round
-from tournaments.rounds import selectors
+from tournaments.rounds import acceleration, selectors
 from tournaments.rounds.labels import FLAG_LABELS
 
 #: flags told in words here, rather than by their label
@@ -50,7 +51,8 @@ def _met_in(round_: Round, ids: set[int]) -> dict[frozenset[int], list[int]]:
     return met
 
 
-def _points(round_: Round, entries: Iterable[Entry]) -> dict[int, float]:
+def _points(round_: Round, entries: Iterable[Entry],
+            virtual: dict[int, float]) -> dict[int, float]:  # fmt: skip
     """Each entry's match points as the pairing of this round read them (two queries)."""
     tournament = round_.tournament
     records = selectors.pairing_history(tournament, round_.number)
@@ -58,7 +60,8 @@ def _points(round_: Round, entries: Iterable[Entry]) -> dict[int, float]:
     with_lines = selectors.with_snapshot(Entry.objects.filter(pk__in=ids), tournament,
                                          round_.number)  # fmt: skip
     selectors.apply_standings(records, selectors.snapshot_of(with_lines))
-    return {i: records[i].score if i in records else 0.0 for i in ids}
+    # an accelerated round paired by the pairing score: group A's virtual points in it
+    return {i: (records[i].score if i in records else 0.0) + virtual.get(i, 0.0) for i in ids}
 
 
 def _rounds(numbers: list[int]) -> str:
@@ -81,7 +84,8 @@ def reasons(round_: Round, tables: list[Pairing]) -> dict[int, list[str]]:
               for p in tables if p.flags}  # fmt: skip
     if not entries:
         return labels
-    points = _points(round_, entries)
+    virtual = acceleration.virtual_points(round_.tournament, round_.number)
+    points = _points(round_, entries, virtual)
     met = _met_in(round_, {e.pk for e in entries})
     clubs = dict(Club.objects.filter(pk__in={e.club_id for e in entries if e.club_id})
                  .values_list("pk", "name"))  # fmt: skip
@@ -93,6 +97,9 @@ def reasons(round_: Round, tables: list[Pairing]) -> dict[int, list[str]]:
         flags = set(pairing.flags)
         if flags & {"float_up", "float_down"}:
             said.append(_float(ns, ew, points))
+            if virtual:
+                said.append(_("An accelerated round: group A's virtual match points are counted "
+                              "in, as the pairing counted them."))
         if "rematch" in flags:
             said += _repeats(ns, ew, met)
         club_flag = next((f for f in ("same_club", "same_club_kept", "same_club_allowed")

@@ -160,3 +160,23 @@ def test_virtual_points_never_reach_the_standings_or_the_tie_breaks(
         assert line.metrics["buchholz"] == sum(points[o] for o in opponents[line.entry_id])
     # the top of the table: seeds 1-3 won twice (4), the rest 2 or 0, never more
     assert max(line.match_points for line in last) == 4
+
+
+def test_a_float_of_an_accelerated_round_is_told_by_the_pairing_scores(
+    organiser, tournament, django_capture_on_commit_callbacks
+) -> None:
+    accelerated(tournament, 10, rounds_=5)  # group A: 1-6 (2 × ⌈10 / 4⌉)
+    first = pair(organiser, tournament, django_capture_on_commit_callbacks)
+    assert tables(first) == [(1, 4), (2, 5), (3, 6), (7, 9), (8, 10)]
+    finish(organiser, first, higher_seed_wins)
+    second = pair(organiser, tournament, django_capture_on_commit_callbacks)
+    # pairing scores: 1-3 → 4, 4-8 → 2, 9-10 → 0: one of 1-3 floats down to the 2-group
+    floats = [p for p in second.pairings.all() if "float_down" in p.flags]
+    assert len(floats) == 1
+    client = Client()
+    client.force_login(organiser)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(f"/manage/{tournament.pk}/rounds/2/").content.decode()
+    assert "(4 match points) plays" in page and ": a float of 2." in page
+    assert ("An accelerated round: group A&#x27;s virtual match points are counted in, as the "
+            "pairing counted them.") in page  # fmt: skip
