@@ -13,6 +13,9 @@ transaction.
     teams(teams, options)                   team against team, pair against pair
     knockout.bracket(...), knockout.next_games(bracket)   a knock-out stage's bracket and the
                                             games of its open ties
+    acceleration.virtual_points(...), acceleration.group_a(...)   the accelerated Swiss (FIDE
+                                            C.04.5.1, Baku): group A's virtual points for
+                                            ``SwissOptions.virtual_points``
 
 Every table and bye carries flags (see ``types.FLAGS``) that the organiser's page explains.
 Each algorithm's module docstring states its objective exactly: the rules as tiers, each strictly
