@@ -180,3 +180,33 @@ def test_a_float_of_an_accelerated_round_is_told_by_the_pairing_scores(
     assert "(4 match points) plays" in page and ": a float of 2." in page
     assert ("An accelerated round: group A&#x27;s virtual match points are counted in, as the "
             "pairing counted them.") in page  # fmt: skip
+
+
+def test_club_teams_are_accelerated_as_teams(
+    organiser, tournament, django_capture_on_commit_callbacks
+) -> None:
+    Tournament.objects.filter(pk=tournament.pk).update(
+        format=Tournament.Format.TEAMS, acceleration="baku", rounds=5, club_avoidance="off")
+    tournament.refresh_from_db()
+    pairs_ = add_pairs(tournament, 16)
+    team_seed = {}
+    for number in range(1, 9):  # team N of pairs 2N-1 and 2N
+        team = Entry.objects.create(tournament=tournament, name=f"Команда {number}",
+                                    seed=100 + number)  # seeds are unique in a tournament
+        Entry.objects.filter(pk__in=[p.pk for p in pairs_[2 * number - 2:2 * number]]).update(
+            team=team)
+        team_seed.update({p.pk: number for p in pairs_[2 * number - 2:2 * number]})
+    first = pair(organiser, tournament, django_capture_on_commit_callbacks)
+    matches = {tuple(sorted({team_seed[p.entry_id] for p in pairing.places.all()}))
+               for pairing in first.pairings.filter(table__isnull=False)}  # fmt: skip
+    # group A: teams 1-4 (2 × ⌈8 / 4⌉) against each other, B among itself
+    assert matches == {(1, 3), (2, 4), (5, 7), (6, 8)}
+    assert first.notes[0] == "Accelerated (Baku): 4 entries of group A have 2 virtual points"
+    finish(organiser, first, lambda ns, ew: "NS" if team_seed_of(ns) < team_seed_of(ew) else "EW")
+    second = pair(organiser, tournament, django_capture_on_commit_callbacks)
+    # round 1's list read back from its tables of pairs: the same four teams of group A
+    assert second.notes[0] == "Accelerated (Baku): 4 entries of group A have 2 virtual points"
+
+
+def team_seed_of(pair_seed: int) -> int:
+    return (pair_seed + 1) // 2
