@@ -8,6 +8,7 @@
                    RoundGames (a finished round's games, for the later live standings)
     imports        ArchiveImport (who imported which archive into a tournament, when)
     ratings        PlayerRating, RatingChange (derived: tournaments.ratings), RatingsJob, Season
+    prizes         Category, Prize (a prize list: categories of players, prizes by place)
     stages         Stage (a final stage: the knock-out after the qualifying rounds)
     substitutes    Substitute (who plays for an entry's player in some rounds)
 
@@ -17,6 +18,7 @@ Every model keeps the app label ``tournaments`` and its table; import them from 
 from tournaments.models.attendance import RollCall
 from tournaments.models.imports import ArchiveImport, PendingImport
 from tournaments.models.players import Club, Player
+from tournaments.models.prizes import Category, Prize
 from tournaments.models.ratings import (
     DISPLAY_SCALE,
     PlayerRating,
@@ -45,9 +47,9 @@ from tournaments.models.substitutes import Substitute
 __all__ = [
     "DISPLAY_SCALE", "PlayerRating", "RatingChange", "RatingsJob", "Season",
     "MAX_SANCTION_GAME_POINTS", "MAX_SANCTION_MATCH_POINTS", "SIDE_ORDER", "TIE_BREAKS",
-    "ArchiveImport", "Club",
+    "ArchiveImport", "Category", "Club",
     "Entry", "EntryAbsence", "RollCall", "Pairing", "PairingEntry", "PendingImport", "Player",
-    "Round",
+    "Prize", "Round",
     "RoundGames",
     "Sanction", "Stage", "Standing",
     "Substitute",

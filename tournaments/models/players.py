@@ -7,6 +7,7 @@ duplicate a person already here.
 
 from typing import Any
 
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy as _
@@ -48,6 +49,10 @@ class PlayerQuerySet(models.QuerySet["Player"]):
 
 
 class Player(models.Model):
+    class Sex(models.TextChoices):
+        FEMALE = "f", _("female")
+        MALE = "m", _("male")
+
     last_name = models.CharField(_("last name"), max_length=100, validators=[validate_name])
     first_name = models.CharField(_("first name"), max_length=100, blank=True,
                                   validators=[validate_name])  # fmt: skip
@@ -61,6 +66,12 @@ class Player(models.Model):
     )
     rating = models.IntegerField(_("rating"), null=True, blank=True)
     federation_id = models.CharField(_("federation ID"), max_length=50, blank=True)
+    #: what the categories of a prize list ask (``tournaments.prizes``); unknown is no category's
+    sex = models.CharField(_("sex"), max_length=1, choices=Sex.choices, blank=True)
+    birth_year = models.PositiveSmallIntegerField(
+        _("year of birth"), null=True, blank=True,
+        validators=[MinValueValidator(1900), MaxValueValidator(2100)],
+    )  # fmt: skip
     #: False for a player an archive import created: offered only to the importing tournament's
     #: organisers (``offered_to``) until an administrator takes him into the registry
     in_registry = models.BooleanField(_("in the registry"), default=True)

@@ -212,6 +212,21 @@ class Tournament(models.Model):
         help_text=_("The players' club rating (recomputed from every confirmed match); "
                     "entries without one by the rating their players were imported with."),
     )  # fmt: skip
+    #: the prize list (``tournaments.prizes``): which of two equal prizes an entry takes, how
+    #: shared places are settled, how many entries of a club its classification counts
+    prize_priority = models.CharField(
+        _("of two equal prizes an entry takes"), max_length=10, default="overall",
+        choices=[("overall", _("the overall one")), ("category", _("the category one"))],
+    )  # fmt: skip
+    prize_ties = models.CharField(
+        _("shared places"), max_length=10, default="tiebreak",
+        choices=[("tiebreak", _("decided by the tie-breaks")),
+                 ("split", _("overall prizes shared equally"))],
+    )  # fmt: skip
+    club_best = models.PositiveSmallIntegerField(
+        _("club classification: entries counted per club"), default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(50)],
+    )  # fmt: skip
 
     class Meta:
         ordering = ["-start_date", "-pk"]
