@@ -7,6 +7,8 @@ from tournaments.audit import views as audit
 from tournaments.discipline import roll_call_views
 from tournaments.discipline import views as discipline
 from tournaments.live import views as live
+from tournaments.prizes import organiser as prizes_organiser
+from tournaments.prizes import views as prizes
 from tournaments.ratings import views as ratings
 from tournaments.registration import views as registration
 from tournaments.results import views as results
@@ -34,6 +36,16 @@ urlpatterns = [
             results.ExportView.as_view(what="standings"), name="standings_export"),
     re_path(r"^tournaments/(?P<pk>[0-9]+)/crosstable\.(?P<fmt>csv|xlsx|pdf)$",
             results.ExportView.as_view(what="crosstable"), name="crosstable_export"),
+    # categories, clubs and the prize list (issue 30)
+    path("tournaments/<int:pk>/categories/", prizes.CategoriesView.as_view(), name="categories"),
+    re_path(r"^tournaments/(?P<pk>[0-9]+)/categories\.(?P<fmt>csv|xlsx|pdf)$",
+            prizes.CategoriesView.as_view(), name="categories_export"),
+    path("tournaments/<int:pk>/clubs/", prizes.ClubsView.as_view(), name="clubs"),
+    re_path(r"^tournaments/(?P<pk>[0-9]+)/clubs\.(?P<fmt>csv|xlsx|pdf)$",
+            prizes.ClubsView.as_view(), name="clubs_export"),
+    path("tournaments/<int:pk>/prizes/", prizes.PrizesView.as_view(), name="prizes"),
+    re_path(r"^tournaments/(?P<pk>[0-9]+)/prizes\.(?P<fmt>csv|xlsx|pdf)$",
+            prizes.PrizesView.as_view(), name="prizes_export"),
     path("players/<int:pk>/", results.PlayerView.as_view(), name="player"),
     # ratings and seasons across tournaments
     path("ratings/", ratings.RatingListView.as_view(), name="ratings"),
@@ -88,6 +100,8 @@ urlpatterns = [
          name="manage_substitutes"),
     path("manage/<int:pk>/substitutes/<int:substitute_id>/remove/",
          substitutes.RemoveSubstituteView.as_view(), name="manage_remove_substitute"),
+    path("manage/<int:pk>/prizes/", prizes_organiser.ManagePrizesView.as_view(),
+         name="manage_prizes"),
     path("manage/<int:pk>/audit/", audit.AuditView.as_view(), name="manage_audit"),
     path("manage/<int:pk>/discipline/", discipline.DisciplineView.as_view(),
          name="manage_discipline"),

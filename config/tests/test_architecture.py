@@ -50,6 +50,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
                             "tournaments.results"),  # fmt: skip
     # the final stage: its setup, its bracket read from the knock-out's rounds
     "tournaments.stages": ("rules", "accounts", "scoring", *SHARED, *PURE, "tournaments.results"),
+    # categories, clubs and the prize list: cut from the standings and a final stage's ranking
+    "tournaments.prizes": ("rules", "accounts", "scoring", *SHARED, *PURE, "tournaments.results",
+                           "tournaments.stages"),  # fmt: skip
     "tournaments.rounds": ("rules", "accounts", "scoring", *SHARED, *PURE,
                            "tournaments.registration", "tournaments.results",
                            "tournaments.ratings", "tournaments.stages"),  # fmt: skip
@@ -68,7 +71,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
 # together and may import any of them (still without a circle).
 WIRING = ("config", "tournaments.apps", "tournaments.urls", "tournaments.api", "tournaments.admin",
           "tournaments.management", "accounts.apps", "scoring.apps")  # fmt: skip
-NO_DJANGO = ("rules", "tournaments.pairing", "tournaments.standings")
+NO_DJANGO = ("rules", "tournaments.pairing", "tournaments.standings",
+             "tournaments.prizes.allocation", "tournaments.prizes.membership")  # fmt: skip
 
 
 def _modules() -> dict[str, Path]:

@@ -51,6 +51,11 @@ ACTIONS = {
     "player.delete": _("Player deleted"),
     "club.update": _("Club changed"),
     "club.delete": _("Club deleted"),
+    "prizes.settings": _("Prize list rules changed"),
+    "category.save": _("Category saved"),
+    "category.delete": _("Category removed"),
+    "prize.save": _("Prize saved"),
+    "prize.delete": _("Prize removed"),
 }
 
 

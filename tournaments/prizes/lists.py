@@ -125,7 +125,7 @@ class PrizeLine:
     category: str  # "" for the overall list
     place: int | None
     line: Line | None  # who wins it (None: nobody left in its list)
-    amount: Decimal
+    amount: Decimal | None  # None: not awarded
     shared: bool = False
     final_rank: int | None = None
 
@@ -155,11 +155,12 @@ def prize_list(tournament: Tournament, final: Final) -> PrizeList:
         award = of_prize.get(prize.pk)
         line = by_entry.get(award.entry) if award else None
         out.lines.append(PrizeLine(prize, prize.category.name if prize.category else "",
-                                   prize.place, line, award.amount if award else Decimal(0),
+                                   prize.place, line, award.amount if award else None,
                                    bool(award and award.shared_with),
                                    final.ranks.get(award.entry) if award else None))  # fmt: skip
-    for award in result.awards:  # a share of a pool won without a prize of one's own
-        if award.prize is None:
-            out.lines.append(PrizeLine(None, "", None, by_entry.get(award.entry), award.amount,
-                                       True, final.ranks.get(award.entry)))  # fmt: skip
+    # a share of a pool won without a prize of one's own: after the overall list's prizes
+    shares = [PrizeLine(None, "", None, by_entry.get(a.entry), a.amount, True,
+                        final.ranks.get(a.entry)) for a in result.awards if a.prize is None]
+    overall = sum(1 for line in out.lines if not line.category)
+    out.lines[overall:overall] = sorted(shares, key=lambda line: line.final_rank or 0)
     return out

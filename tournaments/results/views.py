@@ -29,7 +29,16 @@ from django.views import View
 
 from tournaments import access, selectors
 from tournaments.errors import TournamentError
-from tournaments.models import Player, PlayerRating, RatingChange, Round, Stage, Tournament
+from tournaments.models import (
+    Category,
+    Player,
+    PlayerRating,
+    Prize,
+    RatingChange,
+    Round,
+    Stage,
+    Tournament,
+)
 from tournaments.results import crosstable, display, exports, history, ledger, pdf_export, reread
 
 #: the live standings page re-fetches its table this often (seconds)
@@ -39,11 +48,13 @@ HALL_ROWS = 10
 
 
 def visible_tournament(request: HttpRequest, pk: int) -> Tournament:
-    """The tournament, with ``has_stages`` (the pages' tabs link its bracket) in the same
-    query."""
-    stages = Stage.objects.filter(tournament=OuterRef("pk"))
-    return get_object_or_404(access.visible_tournaments(request.user)
-                             .annotate(has_stages=Exists(stages)), pk=pk)  # fmt: skip
+    """The tournament, with ``has_stages``, ``has_categories`` and ``has_prizes`` (the pages'
+    tabs link its bracket, categories and prize list) in the same query."""
+    mine = {"tournament": OuterRef("pk")}
+    return get_object_or_404(access.visible_tournaments(request.user).annotate(
+        has_stages=Exists(Stage.objects.filter(**mine)),
+        has_categories=Exists(Category.objects.filter(**mine)),
+        has_prizes=Exists(Prize.objects.filter(**mine))), pk=pk)  # fmt: skip
 
 
 def int_param(request: HttpRequest, name: str, default: int, low: int, high: int) -> int:

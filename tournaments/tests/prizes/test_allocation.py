@@ -152,7 +152,6 @@ def test_the_club_classification_sums_the_best_entries() -> None:
              ClubEntry(4, 4, 7, "Alpha"), ClubEntry(5, 5, 7, "Alpha"), ClubEntry(6, 6, 1, "")]
     two = club_table(lines, 2)
     assert [(c.rank, c.club, c.score, c.entries) for c in two] == [
-        (1, "Alpha", 17, [1, 4]), (1, "Beta", 17, [2, 3])] or [
-        (c.club, c.places) for c in two] == [("Beta", 5), ("Alpha", 5)]
+        (1, "Alpha", 17, [1, 4]), (1, "Beta", 17, [2, 3])]  # level on score and places
     assert [(c.club, c.score) for c in club_table(lines, 3)] == [("Alpha", 24), ("Beta", 17)]
     assert [(c.rank, c.club) for c in club_table(lines, 1)] == [(1, "Alpha"), (2, "Beta")]
