@@ -140,6 +140,7 @@ PAGES = {
     "tournaments:manage_roll_call": THIS_EVENT,
     "tournaments:manage_stages": THIS_EVENT,
     "tournaments:manage_stage_start": THIS_EVENT,
+    "tournaments:manage_prizes": THIS_EVENT,
     "tournaments:manage_import": THIS_EVENT,
     "tournaments:manage_entry": THIS_EVENT,
     "tournaments:manage_entry_action[withdraw]": THIS_EVENT,
@@ -406,6 +407,8 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         data = {"call": f"{e[0].pk}:late"}
     if name == "tournaments:manage_stages":
         data = {"kind": "knockout", "qualifiers": "4", "best_of": "3"}
+    if name == "tournaments:manage_prizes":
+        data = {"action": "prize", "place": "1", "amount": "100"}
     return reverse(name, kwargs=kwargs), data
 
 
@@ -810,6 +813,14 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     # the final stage's page: a knock-out round shows there once published, like any round
     "tournaments:bracket": (PRIVATE, None),
     "tournaments:manage_stages": (MANAGED, None),
+    # categories, clubs and the prize list (issue 30): cut from the standings, seen with them
+    "tournaments:categories": (PRIVATE, None),
+    "tournaments:categories_export": (PRIVATE, None),
+    "tournaments:clubs": (PRIVATE, None),
+    "tournaments:clubs_export": (PRIVATE, None),
+    "tournaments:prizes": (PRIVATE, None),
+    "tournaments:prizes_export": (PRIVATE, None),
+    "tournaments:manage_prizes": (MANAGED, None),
     "tournaments:player": (PRIVATE, Sees(NOBODY, shows=link('href="/matches/{hidden_id}/"'))),
     "tournaments:manage_list": (Sees(SEE_T, shows=link('href="/manage/{t_id}/')), None),
     "tournaments:manage_archive": (MANAGED, None),

@@ -38,6 +38,11 @@ def category_sheet(tournament: Tournament, table: CategoryTable, final: Final) -
     return Sheet(table.category.name[:31], f"{_base(tournament)}-{name}", header, rows)
 
 
+def no_category_sheet(tournament: Tournament) -> Sheet:
+    return Sheet(_("Categories"), f"{_base(tournament)}-categories",
+                 [_("Rank"), _("Overall place"), _("Name"), _("Players"), _("Club")], [])
+
+
 def clubs_sheet(tournament: Tournament, clubs: list[ClubLine], final: Final) -> Sheet:
     names = {line.participant: line.name for line in final.lines}
     header = [_("Rank"), _("Club"), _("Match points"), _("Sum of places"), _("Counted")]

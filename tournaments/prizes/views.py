@@ -84,8 +84,8 @@ class CategoriesView(PrizePage):
         return found
 
     def sheet(self, final: lists.Final, context: dict[str, Any]) -> Sheet:
-        if context["table"] is None:
-            raise Http404("no categories")
+        if context["table"] is None:  # no categories: a file with the header only
+            return sheets.no_category_sheet(self.tournament)
         return sheets.category_sheet(self.tournament, context["table"], final)
 
 
