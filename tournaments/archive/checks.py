@@ -17,12 +17,13 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from tournaments.archive.format import SEATS
-from tournaments.models import Club, Entry, Player
+from tournaments.models import Category, Club, Entry, Player, Prize
 
 #: the most rows of a list an archive may have (a 200-pair, 15-round event is far below)
 LIMITS = {"clubs": 2_000, "players": 5_000, "entries": 3_000, "absences": 30_000,
           "substitutes": 5_000, "stages": 10, "rounds": 600, "matches": 30_000, "pairings": 30_000,
-          "sanctions": 10_000, "standings": 600_000}  # fmt: skip
+          "sanctions": 10_000, "standings": 600_000, "categories": 200,
+          "prizes": 2_000}  # fmt: skip
 #: deals and history rows of one match (the rules' deal limit is far below)
 MAX_PER_MATCH = 1_000
 
@@ -161,9 +162,36 @@ def _seats(problems: Problems, plan: Any) -> None:
                              f"matches[{i}].seats")  # fmt: skip
 
 
+def _prizes(problems: Problems, plan: Any) -> None:
+    """Categories and prizes as the prizes page checks them: a name once, ages and ratings in
+    order, one prize per place of a list."""
+    names: set[str] = set()
+    for i, (_id, f) in enumerate(plan.rows["categories"]):
+        fields = {k: v for k, v in f.items() if k != "club"}
+        category = Category(**fields)
+        _clean(problems, category, f"categories[{i}]", ["tournament", "club"])
+        try:
+            category.validate_constraints(exclude=["tournament", "club"])
+        except ValidationError as err:
+            for message in err.messages:
+                problems.problem("bad_value", message, f"categories[{i}]")
+        if f["name"] in names:
+            problems.problem("duplicate", _("A category is listed twice."),
+                             f"categories[{i}].name")  # fmt: skip
+        names.add(f["name"])
+    places: set[tuple[Any, Any]] = set()
+    for i, (_id, f) in enumerate(plan.rows["prizes"]):
+        fields = {k: v for k, v in f.items() if k != "category"}
+        _clean(problems, Prize(**fields), f"prizes[{i}]", ["tournament", "category"])
+        if (f["category"], f["place"]) in places:
+            problems.problem("duplicate", _("A prize is listed twice."), f"prizes[{i}].place")
+        places.add((f["category"], f["place"]))
+
+
 def check_rows(problems: Problems, plan: Any) -> None:
     plan.member_pairs = set(plan.entry_players)
     _registry(problems, plan)
+    _prizes(problems, plan)
     _entries(problems, plan)
     _substitutes(problems, plan)
     _seats(problems, plan)

@@ -36,12 +36,14 @@ from tournaments.archive.format import (
 from tournaments.archive.source import source_of
 from tournaments.models import (
     ArchiveImport,
+    Category,
     Club,
     Entry,
     EntryAbsence,
     Pairing,
     PairingEntry,
     Player,
+    Prize,
     Round,
     Sanction,
     Stage,
@@ -136,6 +138,15 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         key=lambda s: (round_order[s["round_id"]], s["scope"], s["rank"]),
     )
 
+    categories = _values(Category.objects.filter(tournament=t).order_by("order", "pk"),
+                         "categories")  # fmt: skip
+    chosen: dict[int, list[int]] = {}
+    for category_id, entry_id in Category.entries.through.objects.filter(
+            category__tournament=t).order_by("entry_id").values_list("category_id", "entry_id"):
+        chosen.setdefault(category_id, []).append(entry_id)
+    prizes = [p | {"amount": str(p["amount"])} for p in _values(
+        Prize.objects.filter(tournament=t), "prizes")]  # the overall list first  # fmt: skip
+
     # players and clubs in the order they are first referred to
     player_ids = _first_seen(
         [pid for _e, pid in members]
@@ -146,7 +157,8 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
     )
     by_pk = {p["id"]: p for p in _values(Player.objects.filter(pk__in=player_ids), "players")}
     players = [by_pk[pk] for pk in player_ids]
-    club_ids = _first_seen([p["club_id"] for p in players] + [e["club_id"] for e in entries])
+    club_ids = _first_seen([p["club_id"] for p in players] + [e["club_id"] for e in entries]
+                           + [c["club_id"] for c in categories])  # fmt: skip
     clubs_by_pk = {c["id"]: c for c in _values(Club.objects.filter(pk__in=club_ids), "clubs")}
     clubs = [clubs_by_pk[pk] for pk in club_ids]
 
@@ -231,6 +243,9 @@ def export_tournament(tournament: Tournament) -> dict[str, Any]:
         "standings": [s | {"metrics": {k: v for k, v in (s["metrics"] or {}).items()
                                        if k != "participant"}}
                       for s in render("standings", standings)],
+        "categories": [c | {"entries": chosen.get(c["id"], [])}
+                       for c in render("categories", categories)],
+        "prizes": render("prizes", prizes),
     }  # fmt: skip
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from scoring.models import Match, MatchVersion
 from tournaments.models import (
+    Category,
     Entry,
     PairingEntry,
     Round,
@@ -59,6 +60,12 @@ OPTIONAL: dict[tuple[str, str], object] = {
     ("rounds", "stage"): None,
     # the accelerated Swiss (issue 30)
     ("tournament", "acceleration"): "none",
+    # categories and prizes (issue 30)
+    ("tournament", "prize_priority"): "overall",
+    ("tournament", "prize_ties"): "tiebreak",
+    ("tournament", "club_best"): 3,
+    ("players", "sex"): "",
+    ("players", "birth_year"): None,
 }
 
 
@@ -80,12 +87,13 @@ SPECS: dict[str, dict[str, str]] = {
         "red_card_points": INT,
         "created_at": DATETIME, "efectividad": STR, "forfeit_win_percent": INT,
         "forfeit_loss_percent": INT, "bye_percent": INT, "seed_by_rating": BOOL,
-        "round_minutes": INT_NULL, "acceleration": STR,
+        "round_minutes": INT_NULL, "acceleration": STR, "prize_priority": STR, "prize_ties": STR,
+        "club_best": INT,
     },
     "clubs": {"name": STR, "city": STR},
     "players": {
         "last_name": STR, "first_name": STR, "club": ref("clubs"), "rating": INT_NULL,
-        "federation_id": STR,
+        "federation_id": STR, "sex": STR, "birth_year": INT_NULL,
     },
     "entries": {
         "name": STR, "club": ref("clubs"), "seed": INT_NULL, "status": STR, "joins_round": INT,
@@ -143,6 +151,14 @@ SPECS: dict[str, dict[str, str]] = {
         "created_by": USER, "created_at": DATETIME, "revoked_at": DATETIME_NULL,
         "revoked_by": USER, "revoke_reason": STR,
     },
+    # a category's ``entries`` (chosen by the organiser) are read as a list beside the fields;
+    # a prize's ``amount`` is a decimal as text ("700.00")
+    "categories": {
+        "name": STR, "order": INT, "sex": STR, "age_min": INT_NULL, "age_max": INT_NULL,
+        "age_on": DATE, "rating_min": INT_NULL, "rating_max": INT_NULL, "club": ref("clubs"),
+        "members": STR,
+    },
+    "prizes": {"category": ref("categories"), "place": INT, "amount": STR, "text": STR},
     "standings": {
         "round": ref("rounds", True), "entry": ref("entries", True), "scope": STR, "rank": INT,
         "match_points": INT, "metrics": JSON,
@@ -153,9 +169,9 @@ SPECS: dict[str, dict[str, str]] = {
 #: the top-level lists, in the order they are read (a reference points to an earlier list,
 #: or to its own for entries' teams, or from pairings to matches)
 SECTIONS = ("clubs", "players", "entries", "absences", "substitutes", "stages", "rounds", "matches",
-            "pairings", "sanctions", "standings")  # fmt: skip
+            "pairings", "sanctions", "standings", "categories", "prizes")  # fmt: skip
 #: lists added after version 1 was published: an archive written before them has none
-OPTIONAL_SECTIONS = ("substitutes", "stages")
+OPTIONAL_SECTIONS = ("substitutes", "stages", "categories", "prizes")
 
 
 CHOICES: dict[tuple[str, str], Iterable[str]] = {
@@ -167,6 +183,11 @@ CHOICES: dict[tuple[str, str], Iterable[str]] = {
     ("tournament", "acceleration"): Tournament.Acceleration.values,
     ("tournament", "club_avoidance"): Tournament.ClubAvoidance.values,
     ("tournament", "efectividad"): ("capped", "plain"),
+    ("tournament", "prize_priority"): ("overall", "category"),
+    ("tournament", "prize_ties"): ("tiebreak", "split"),
+    ("players", "sex"): ("", "f", "m"),
+    ("categories", "sex"): ("", "f", "m"),
+    ("categories", "members"): Category.Members.values,
     ("entries", "status"): Entry.Status.values,
     ("rounds", "status"): Round.Status.values,
     ("stages", "kind"): Stage.Kind.values,

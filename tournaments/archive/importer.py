@@ -36,12 +36,14 @@ from tournaments.archive.reader import Plan, read_archive
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import (
     ArchiveImport,
+    Category,
     Club,
     Entry,
     EntryAbsence,
     Pairing,
     PairingEntry,
     Player,
+    Prize,
     Round,
     Sanction,
     Season,
@@ -299,6 +301,15 @@ def _write(
         if round_.status == Round.Status.FINISHED:
             results.take_snapshot(round_)
 
+    # categories (the entries the organiser chose, as the entries here) and prizes
+    for archive_id, f in plan.rows["categories"]:
+        category = Category.objects.create(tournament=tournament,
+                                           **fields_of("categories", f, maps))  # fmt: skip
+        new["categories"][archive_id] = category.pk
+        category.entries.set([new["entries"][e] for e in plan.category_entries.get(archive_id,
+                                                                                    [])])
+    _bulk(Prize, [Prize(tournament=tournament, **fields_of("prizes", f, maps))
+                  for _i, f in plan.rows["prizes"]], {})  # fmt: skip
     notes += _link_seasons(tournament, plan.seasons, importer)
     tournament.archive_notes = notes  # type: ignore[attr-defined]
     tournament.archive_names = names  # type: ignore[attr-defined]

@@ -209,6 +209,7 @@ class Plan:
         self.stage_seeds: dict[Any, list[Any]] = {}
         #: its groups (lists of entry archive ids), by the stage's archive id
         self.stage_members: dict[Any, list[list[Any]]] = {}
+        self.category_entries: dict[Any, list[Any]] = {}
         self.places: list[tuple[Any, dict[str, Any]]] = []
         self.deals: list[tuple[Any, dict[str, Any]]] = []
         self.history: list[tuple[Any, dict[str, Any]]] = []
@@ -290,6 +291,9 @@ def read_archive(data: Any) -> Plan:
                     reader.ref_list(group, "entries", f"{where}.members[{j}]")
                     for j, group in enumerate(members if isinstance(members, list) else [None])
                 ]  # fmt: skip
+            elif section == "categories":  # the entries the organiser chose
+                plan.category_entries[item["id"]] = reader.ref_list(
+                    item.get("entries", []), "entries", f"{where}.entries")  # fmt: skip
             elif section == "entries":
                 players = reader.ref_list(item.get("players"), "players", f"{where}.players")
                 plan.entry_players += [(item["id"], p) for p in players]

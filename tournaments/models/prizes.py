@@ -88,7 +88,9 @@ class Prize(models.Model):
                             help_text=_("A cup, a medal, a book… (optional)"))
 
     class Meta:
-        ordering = ["category__order", "category_id", "place"]
+        # the overall list first (no category), then the categories in their order
+        ordering = [F("category__order").asc(nulls_first=True),
+                    F("category_id").asc(nulls_first=True), "place"]
         verbose_name = _("prize")
         verbose_name_plural = _("prizes")
         constraints = [

@@ -138,9 +138,7 @@ class PrizeList:
 
 def prize_list(tournament: Tournament, final: Final) -> PrizeList:
     categories = list(tournament.categories.all())
-    prizes = list(Prize.objects.filter(tournament=tournament)
-                  .select_related("category").order_by("category__order", "category_id",
-                                                       "place"))  # fmt: skip
+    prizes = list(Prize.objects.filter(tournament=tournament).select_related("category"))
     members = members_of(tournament, categories, final)
     lists = {c.pk: allocation.category_places(final.places, members[c.pk]) for c in categories}
     specs = {p.pk: allocation.PrizeSpec(p.pk, p.category_id, p.place, p.amount) for p in prizes}

@@ -4,6 +4,7 @@ write nothing, and the pages, API and commands that use them."""
 from __future__ import annotations
 
 import copy
+import datetime
 import io
 import json
 import random
@@ -30,12 +31,14 @@ from tournaments import access, archive, discipline, registration, results, roun
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import (
     ArchiveImport,
+    Category,
     Club,
     Entry,
     EntryAbsence,
     Pairing,
     PairingEntry,
     Player,
+    Prize,
     Round,
     Sanction,
     Stage,
@@ -60,9 +63,11 @@ REFS: dict[str, dict[str, str]] = {
     "matches": dict.fromkeys(SEATS, "players"),
     "sanctions": {"entry": "entries", "player": "players", "pairing": "pairings"},
     "standings": {"round": "rounds", "entry": "entries"},
+    "categories": {"club": "clubs", "entries": "entries"},
+    "prizes": {"category": "categories"},
 }
 LISTS = ("clubs", "players", "entries", "absences", "stages", "rounds", "matches", "pairings",
-         "sanctions", "standings")  # fmt: skip
+         "sanctions", "standings", "categories", "prizes")  # fmt: skip
 
 
 def as_imported(doc: dict[str, Any]) -> dict[str, Any]:
@@ -252,6 +257,20 @@ def event(tournament: Tournament, pairs, organiser: User, chief: User, referee: 
                                  seeds=[a.pk, b.pk], started_at=timezone.now(),
                                  started_by=organiser)  # fmt: skip
     Round.objects.create(tournament=tournament, number=4, status=Round.Status.NEW, stage=stage)
+    # categories and prizes (issue 30): veteran women of a club, guests chosen by hand
+    Tournament.objects.filter(pk=tournament.pk).update(prize_priority="category",
+                                                       prize_ties="split", club_best=2)
+    a.players.update(sex="f", birth_year=1958)
+    women = Category.objects.create(tournament=tournament, name="Ветеранки", order=1, sex="f",
+                                    age_min=60, age_on=datetime.date(2025, 12, 31),
+                                    rating_min=1000, rating_max=2000, club=a.club)  # fmt: skip
+    guests = Category.objects.create(tournament=tournament, name="Гости", order=2,
+                                     members=Category.Members.CHOSEN)  # fmt: skip
+    guests.entries.set([b, d])
+    Prize.objects.create(tournament=tournament, place=1, amount="1000.50", text="Кубок")
+    Prize.objects.create(tournament=tournament, category=women, place=1, amount=300)
+    Prize.objects.create(tournament=tournament, category=guests, place=2, amount=0, text="Книга")
+    tournament.refresh_from_db()
     return tournament
 
 
@@ -284,6 +303,11 @@ def test_the_archive_holds_every_field_of_every_table(event: Tournament) -> None
     assert set(doc["matches"][2]["history"][0]) == names(MatchVersion, "match")
     assert set(doc["sanctions"][0]) == names(Sanction, "tournament") | {"id"}
     assert set(doc["standings"][0]) == names(Standing) | {"id"}
+    assert set(doc["categories"][0]) == names(Category, "tournament") | {"id", "entries"}
+    assert set(doc["prizes"][0]) == names(Prize, "tournament") | {"id"}
+    assert doc["categories"][1]["entries"] == [entry_ids[1], entry_ids[3]]
+    assert doc["prizes"][0]["amount"] == "1000.50" and doc["players"][0]["birth_year"] == 1958
+    assert doc["tournament"]["prize_ties"] == "split"
     assert len(doc["entries"]) == 5 and len(doc["rounds"]) == 4 and len(doc["sanctions"]) == 3
     real = doc["matches"][2]
     assert real["label"] == "R2 T1" and real["confirmed_by"] == "chief"
