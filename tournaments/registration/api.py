@@ -141,7 +141,8 @@ class ClubSerializer(serializers.ModelSerializer):
 class PlayerSerializer(serializers.ModelSerializer):
     class Meta:
         model = Player
-        fields = ["id", "last_name", "first_name", "club", "rating", "federation_id"]
+        fields = ["id", "last_name", "first_name", "club", "rating", "federation_id", "sex",
+                  "birth_year"]
 
 
 class OrganiserCreates:
