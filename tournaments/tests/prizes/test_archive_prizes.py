@@ -23,7 +23,7 @@ def doc(tournament: Tournament) -> dict:
     a, b, c, d = add_pairs(tournament, 4)
     # final scores typed by the desk (an archive refuses a confirmed result without deals)
     Tournament.objects.filter(pk=tournament.pk).update(result_only_tables=True)
-    play_round(tournament, 1, [(a, b, (120, 80)), (c, d, (100, 60))])
+    play_round(tournament, 1, [(a, b, (120, 80)), (c, d, (130, 60))])  # Пара 3 first
     Match.objects.filter(pairing__round__tournament=tournament).update(result_only=True)
     c.players.update(sex="f", birth_year=1990)
     women = Category.objects.create(tournament=tournament, name="Женщины", sex="f")
