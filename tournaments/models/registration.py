@@ -212,8 +212,7 @@ class Tournament(models.Model):
         help_text=_("The players' club rating (recomputed from every confirmed match); "
                     "entries without one by the rating their players were imported with."),
     )  # fmt: skip
-    #: the prize list (``tournaments.prizes``): which of two equal prizes an entry takes, how
-    #: shared places are settled, how many entries of a club its classification counts
+    #: the prize list's rules (``tournaments.prizes``) and the club classification's best N
     prize_priority = models.CharField(
         _("of two equal prizes an entry takes"), max_length=10, default="overall",
         choices=[("overall", _("the overall one")), ("category", _("the category one"))],
@@ -225,8 +224,7 @@ class Tournament(models.Model):
     )  # fmt: skip
     club_best = models.PositiveSmallIntegerField(
         _("club classification: entries counted per club"), default=3,
-        validators=[MinValueValidator(1), MaxValueValidator(50)],
-    )  # fmt: skip
+        validators=[MinValueValidator(1), MaxValueValidator(50)])  # fmt: skip
 
     class Meta:
         ordering = ["-start_date", "-pk"]

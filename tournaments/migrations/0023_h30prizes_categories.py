@@ -10,7 +10,7 @@ import config.inputs
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0021_h30stages_stages'),
+        ('tournaments', '0022_h30accel_acceleration'),
     ]
 
     operations = [
