@@ -7,6 +7,7 @@ from tournaments.audit import views as audit
 from tournaments.discipline import roll_call_views
 from tournaments.discipline import views as discipline
 from tournaments.live import views as live
+from tournaments.personal import views as personal
 from tournaments.prizes import organiser as prizes_organiser
 from tournaments.prizes import views as prizes
 from tournaments.ratings import views as ratings
@@ -47,6 +48,9 @@ urlpatterns = [
     re_path(r"^tournaments/(?P<pk>[0-9]+)/prizes\.(?P<fmt>csv|xlsx|pdf)$",
             prizes.PrizesView.as_view(), name="prizes_export"),
     path("players/<int:pk>/", results.PlayerView.as_view(), name="player"),
+    # an entry's own page, by the key of its personal link (short: it is printed as a QR code)
+    path("p/<str:token>/", personal.PersonalView.as_view(), name="personal"),
+    path("p/<str:token>/clock/", personal.PersonalClockView.as_view(), name="personal_clock"),
     # ratings and seasons across tournaments
     path("ratings/", ratings.RatingListView.as_view(), name="ratings"),
     path("ratings/players/<int:pk>/", ratings.PlayerRatingView.as_view(), name="player_rating"),
@@ -72,6 +76,8 @@ urlpatterns = [
          name="manage_import"),
     path("manage/<int:pk>/entries/<int:entry_id>/", registration.EntryEditView.as_view(),
          name="manage_entry"),
+    path("manage/<int:pk>/entries/<int:entry_id>/link/", personal.NewLinkView.as_view(),
+         name="manage_entry_link"),
     path("manage/<int:pk>/entries/<int:entry_id>/<str:action>/",
          registration.EntryActionView.as_view(), name="manage_entry_action"),
     path("manage/<int:pk>/roll-call/", roll_call_views.RollCallView.as_view(),

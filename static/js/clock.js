@@ -27,6 +27,17 @@
     };
     if (isNaN(state.offset)) { state.offset = 0; }
     var checked = false;
+    var timers = [];
+
+    // a clock inside a part of the page that the push re-reads (live.js) is replaced with the
+    // part: the old one stops, and init() starts the new one
+    function gone() {
+      if (box.isConnected) { return false; }
+      timers.forEach(function (id) { window.clearInterval(id); });
+      document.removeEventListener("live:refresh", sync, true);
+      document.removeEventListener("live:updated", sync, true);
+      return true;
+    }
 
     function remaining() {
       if (state.paused || state.endsAt === null) { return state.left; }
@@ -34,6 +45,7 @@
     }
 
     function draw() {
+      if (gone()) { return; }
       var left = remaining();
       var up = !state.paused && left <= 0;
       time.textContent = format(left);
@@ -51,6 +63,7 @@
     }
 
     function sync() {
+      if (gone()) { return; }
       var sent = Date.now();
       fetch(box.dataset.url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
         .then(function (response) { return response.ok ? response.json() : null; })
@@ -71,9 +84,9 @@
     }
 
     draw();
-    window.setInterval(draw, 1000);
+    timers.push(window.setInterval(draw, 1000));
     if (box.dataset.url) {
-      window.setInterval(sync, SYNC_MS);
+      timers.push(window.setInterval(sync, SYNC_MS));
       // a pushed change of the page (live.js: a round saved, the clock's action included) is a
       // reason to re-read the clock at once rather than at the next half-minute; capture, as
       // live.js's events do not bubble
@@ -88,6 +101,8 @@
       if (!boxes[i].dataset.started) { boxes[i].dataset.started = "1"; start(boxes[i]); }
     }
   }
+  // a part of the page swapped in by live.js may bring a clock (the personal page's)
+  document.addEventListener("live:updated", init, true);
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", init);
   } else {

@@ -33,6 +33,7 @@ ACTIONS = {
     "entry.import": _("Entries imported from CSV"),
     "entry.substitute": _("Substitute set"),
     "entry.substitute_remove": _("Substitute removed"),
+    "entry.new_link": _("Personal link renewed (the old one no longer opens)"),
     "round.pair": _("Round pairing started"),
     "round.regenerate": _("Round paired again"),
     "round.swap": _("Entries swapped"),

@@ -5,6 +5,10 @@
     /ws/live/<tournament>/staff/    its board and queue: its organisers and chief referees only
     /ws/live/queue/                 the chief's queue: the staff parts of every tournament the
                                     user judges
+    /ws/live/p/<token>/             the public parts of the tournament of the entry whose
+                                    personal link this is (``tournaments.personal``), for its
+                                    holder, with or without an account, public or not: the
+                                    messages carry no data, the page re-reads through the key
 
 The message is ``{"part", "round", "at"}`` (``at``: when the change was committed, for the
 page to ask for data read after it). A subscription the user may not have is refused at the
@@ -25,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -37,13 +42,23 @@ from django.contrib.auth.models import AnonymousUser
 
 from tournaments import access
 from tournaments.live.announce import public_group, staff_group, user_group
+from tournaments.models import Entry
 
 #: the chief's queue follows at most this many running tournaments at once
 QUEUE_TOURNAMENTS = 50
 
 
-def groups_for(user: Any, tournament_id: int | None, staff: bool) -> list[str] | None:
+#: what a personal link's key looks like (``Entry.token``); anything else is not looked up
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
+
+
+def groups_for(user: Any, tournament_id: int | None, staff: bool,
+               token: str | None = None) -> list[str] | None:  # fmt: skip
     """The groups the user may join for this subscription, or None when refused."""
+    if token is not None:  # a renewed key closes the sockets of the old one at their recheck
+        found = (Entry.objects.filter(token=token).values_list("tournament_id", flat=True)
+                 .first() if TOKEN.match(token) else None)  # fmt: skip
+        return None if found is None else [public_group(found)]
     if tournament_id is None:  # the queue
         if not getattr(user, "is_authenticated", False):
             return None
@@ -72,16 +87,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
     joined: list[str]
     watch: asyncio.Task[None] | None = None
 
-    def _asked(self) -> tuple[int | None, bool]:
+    def _asked(self) -> tuple[int | None, bool, str | None]:
         kwargs = self.scope["url_route"]["kwargs"]
         tournament = kwargs.get("tournament")
-        return (int(tournament) if tournament is not None else None), bool(kwargs.get("staff"))
+        return ((int(tournament) if tournament is not None else None), bool(kwargs.get("staff")),
+                kwargs.get("token"))  # fmt: skip
 
     async def connect(self) -> None:
         self.joined = []
-        tournament, staff = self._asked()
+        tournament, staff, token = self._asked()
         user = self.scope.get("user")
-        groups = await database_sync_to_async(groups_for)(user, tournament, staff)
+        groups = await database_sync_to_async(groups_for)(user, tournament, staff, token)
         if groups is None:
             await self.close()  # before accept: the handshake is refused (403)
             return
@@ -113,15 +129,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def live_recheck(self, event: dict[str, Any]) -> None:
         if event.get("after"):  # signing out: the session is flushed just after the signal
             await asyncio.sleep(float(event["after"]))
-        tournament, staff = self._asked()
+        tournament, staff, token = self._asked()
 
         def allowed() -> list[str] | None:
-            return groups_for(current_user(self.scope), tournament, staff)
+            return groups_for(current_user(self.scope), tournament, staff, token)
 
         groups = await database_sync_to_async(allowed)()
         mine = [g for g in self.joined if not g.startswith("live.u")]
         lost = [g for g in mine if groups is None or g not in groups]
-        if groups is None or (tournament is not None and lost):
+        if groups is None or ((tournament is not None or token is not None) and lost):
             await self.close(code=4403)
             return
         for group in lost:  # the queue: a tournament the user no longer judges

@@ -8,4 +8,5 @@ websocket_urlpatterns = [
     path("ws/live/queue/", LiveConsumer.as_asgi()),
     path("ws/live/<int:tournament>/", LiveConsumer.as_asgi()),
     path("ws/live/<int:tournament>/staff/", LiveConsumer.as_asgi(), {"staff": True}),
+    path("ws/live/p/<str:token>/", LiveConsumer.as_asgi()),
 ]

@@ -6,6 +6,7 @@ game, with the players the format seats at a table (``tournaments.formats``), in
 cannot judge and formats the rules cannot be played in.
 """
 
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -306,6 +307,12 @@ class Tournament(models.Model):
             ) from err
 
 
+def new_entry_token() -> str:
+    """An unguessable key of an entry's personal page (``/p/<token>/``): 128 random bits in 22
+    URL-safe characters, short enough for a small QR code."""
+    return secrets.token_urlsafe(16)
+
+
 class Entry(models.Model):
     """One competitor registered in a tournament: a fixed pair, a player or a club team."""
 
@@ -339,6 +346,10 @@ class Entry(models.Model):
         "self", verbose_name=_("team"), null=True, blank=True, on_delete=models.CASCADE,
         related_name="pairs",
     )  # fmt: skip
+    #: the key of the entry's personal page, which opens without an account
+    #: (``tournaments.personal``); a new one revokes the old link
+    token = models.CharField(_("personal link key"), max_length=32, unique=True,
+                             default=new_entry_token, editable=False)  # fmt: skip
 
     class Meta:
         ordering = ["tournament", "seed", "name"]

@@ -21,11 +21,13 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import DetailView, ListView
 
 from config.limits import body_limit
+from scoring.views.printing import qr_svg
 from tournaments import access
 from tournaments.errors import TournamentError
 from tournaments.http import ManageView, refused, to_form
@@ -262,10 +264,15 @@ class EntryEditView(ManageView):
     def entry(self, entry_id: int) -> Entry:
         return get_object_or_404(Entry, pk=entry_id, tournament=self.tournament)
 
+    def render_entry(self, entry: Entry, form: EntryEditForm, status: int = 200) -> HttpResponse:
+        # the entry's personal link (``tournaments.personal``) with its QR code, to hand over
+        link = self.request.build_absolute_uri(reverse("tournaments:personal", args=[entry.token]))
+        return self.render("registration/entry.html", status=status, entry=entry, form=form,
+                           personal_link=link, personal_qr=qr_svg(link))  # fmt: skip
+
     def get(self, request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
         entry = self.entry(entry_id)
-        return self.render("registration/entry.html", entry=entry,
-                           form=EntryEditForm(instance=entry))
+        return self.render_entry(entry, EntryEditForm(instance=entry))
 
     def post(self, request: HttpRequest, pk: int, entry_id: int) -> HttpResponse:
         entry = self.entry(entry_id)
@@ -279,7 +286,7 @@ class EntryEditView(ManageView):
             else:
                 messages.success(request, _("The entry was saved."))
                 return redirect("tournaments:manage_entries", pk=pk)
-        return self.render("registration/entry.html", status=400, entry=entry, form=form)
+        return self.render_entry(entry, form, status=400)
 
 
 class EntryActionView(ManageView):

@@ -261,7 +261,8 @@ class RoundActionView(ManageView):
 
 
 class PrintTablesView(ManageView):
-    """The table list to pin up in the hall: table, seats and names (leaders at table 1)."""
+    """The table list to pin up in the hall: table, seats and names (leaders at table 1); then,
+    on pages of their own to cut and hand out, each entry's personal link as a QR code."""
 
     def get(self, request: HttpRequest, pk: int, number: int) -> HttpResponse:
         round_ = self.round(number)
@@ -272,8 +273,13 @@ class PrintTablesView(ManageView):
         if round_.clock_started_at:
             start = timezone.localtime(round_.clock_started_at)
             facts += " · " + _("start %(time)s") % {"time": formats.time_format(start, "H:i")}
+        links = [(place, pairing.table, request.build_absolute_uri(
+                      reverse("tournaments:personal", args=[place.entry.token])))
+                 for pairing in sorted(pairings, key=lambda p: (p.table is None, p.table or 0))
+                 for place in pairing.places.all()]  # fmt: skip
+        personal = [(place, table, url, qr_svg(url)) for place, table, url in links]
         return self.render("rounds/print_tables.html", round=round_, facts=facts,
-                           qr_svg=qr_svg(public),
+                           qr_svg=qr_svg(public), personal=personal,
                            tables=[p for p in pairings if p.table],
                            byes=[p for p in pairings if not p.table])  # fmt: skip
 
