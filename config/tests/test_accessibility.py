@@ -43,7 +43,7 @@ PAGES = {
            "/tournaments/{f}/", "/tournaments/{f}/standings/", "/tournaments/{f}/crosstable/",
            "/tournaments/{f}/rounds/3/", "/tournaments/{f}/hall/",
            "/ratings/", "/ratings/players/{p}/", "/players/{p}/", "/seasons/",
-           "/seasons/{season}/"],
+           "/seasons/{season}/", "/p/{token}/"],
     "referee": ["/matches/", "/matches/new/", "/matches/{d}/", "/matches/{m}/",
                 "/matches/{fin}/", "/matches/{fin}/submit/", "/matches/{m}/history/",
                 "/matches/{fives}/", "/account/", "/account/password/", "/manage/{t}/"],
@@ -57,7 +57,8 @@ PAGES = {
                   "/manage/{t}/rounds/4/print/", "/manage/{t}/discipline/",
                   "/manage/{t}/setup/", "/manage/{t}/audit/", "/manage/{i}/setup/",
                   "/manage/{k}/rounds/1/", "/manage/{f}/", "/manage/{f}/setup/",
-                  "/manage/{f}/entries/", "/manage/{f}/rounds/3/", "/manage/{t}/roll-call/"],
+                  "/manage/{f}/entries/", "/manage/{f}/rounds/3/", "/manage/{t}/roll-call/",
+                  "/manage/{t}/entries/{e}/"],
     "admin": ["/admin/", "/admin/tournaments/tournament/"],
 }  # fmt: skip
 #: pages a role may not open: the refusal page is checked too
@@ -102,7 +103,7 @@ STATES: dict[str, Callable[[Any], None]] = {
 }
 
 
-def demo_ids() -> dict[str, int]:
+def demo_ids() -> dict[str, Any]:
     call_command("seed_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
     t = Tournament.objects.get(name=seed_demo.SWISS_NAME)
     round4 = Match.objects.filter(pairing__round__tournament=t, pairing__round__number=4)
@@ -125,6 +126,9 @@ def demo_ids() -> dict[str, int]:
         "p": PlayerRating.objects.order_by("-matches", "pk").values_list("player_id",
                                                                          flat=True)[0],
         "season": Season.objects.get(name=seed_demo.SEASON_NAME).pk,
+        # an entry at a table of round 4, in play: its personal page and its organiser's page
+        "e": (place := mine.get(status="in_play").pairing.places.first()).entry_id,  # type: ignore[union-attr]
+        "token": place.entry.token,  # type: ignore[union-attr]
     }  # fmt: skip
 
 

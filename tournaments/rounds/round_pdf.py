@@ -8,7 +8,9 @@ The protocols are ``scoring.pdf``'s (made for the game: the pips left in each ha
 columns, so that the desk can check every amount when it copies the paper in); a blank one says
 neither a status nor a match number, which mean nothing on paper. A table card is half a page:
 the table's number large, the round, the seats and names, the QR code of the round's public
-page. The slips tell each entry its table and seat, eight to a page with lines to cut along.
+page. The slips tell each entry its table and seat, eight to a page with lines to cut along,
+each with the QR code of the entry's personal page (``tournaments.personal``): the slip is
+handed to the entry alone, where the card stays on the table for everyone.
 """
 
 from __future__ import annotations
@@ -116,24 +118,35 @@ def _card(round_: Round, pairing: Pairing, st: dict[str, ParagraphStyle],
 
 
 def _slips(round_: Round, tables: list[Pairing], byes: list[Pairing],
-           st: dict[str, ParagraphStyle]) -> Flowable:  # fmt: skip
-    texts = []
+           st: dict[str, ParagraphStyle], absolute: Callable[[str], str]) -> Flowable:  # fmt: skip
+    texts: list[tuple[str, str]] = []  # (text, the entry's personal link)
+
+    def link(place: Any) -> str:
+        return absolute(reverse("tournaments:personal", args=[place.entry.token]))
+
     for pairing in tables:
         sides = (("NS", pairing.north_south, pairing.east_west),
                  ("EW", pairing.east_west, pairing.north_south))  # fmt: skip
         for _side, ours, theirs in sides:
             for place in ours:
                 against = ", ".join(pl.entry.name for pl in theirs)
-                texts.append(_("<b>%(entry)s</b><br/>table <b>%(table)s</b>, %(side)s<br/>"
-                               "against %(against)s")
-                             % {"entry": _esc(place.entry.name), "table": pairing.table,
-                                "side": _esc(place.side), "against": _esc(against)})  # fmt: skip
+                texts.append((_("<b>%(entry)s</b><br/>table <b>%(table)s</b>, %(side)s<br/>"
+                                "against %(against)s")
+                              % {"entry": _esc(place.entry.name), "table": pairing.table,
+                                 "side": _esc(place.side), "against": _esc(against)},
+                              link(place)))  # fmt: skip
     for pairing in byes:
         for place in pairing.places.all():
-            texts.append(_("<b>%(entry)s</b><br/>no opponent this round (bye)")
-                         % {"entry": _esc(place.entry.name)})  # fmt: skip
+            texts.append((_("<b>%(entry)s</b><br/>no opponent this round (bye)")
+                          % {"entry": _esc(place.entry.name)}, link(place)))  # fmt: skip
     head = _esc(heading(round_))
-    cells = [Paragraph(f'<font size="8">{head}</font><br/>{text}', st["slip"]) for text in texts]
+    cells: list[Flowable] = []
+    for text, url in texts:
+        cell = Table([[Paragraph(f'<font size="8">{head}</font><br/>{text}', st["slip"]),
+                       QRCode(url, 24 * mm)]], colWidths=[WIDTH / 2 - 34 * mm, 26 * mm])
+        cell.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                                  ("LEFTPADDING", (0, 0), (-1, -1), 0)]))  # fmt: skip
+        cells.append(cell)
     if len(cells) % 2:
         cells.append(Paragraph("", st["slip"]))
     rows = [cells[i : i + 2] for i in range(0, len(cells), 2)]
@@ -156,7 +169,7 @@ def round_pdf(round_: Round, absolute: Callable[[str], str]) -> bytes:
     story.append(PageBreak())
     story.append(Paragraph(_esc(_("Pairing slips") + " — " + heading(round_)), st["base"]))
     story.append(Spacer(1, 3 * mm))
-    story.append(_slips(round_, tables, byes, st))
+    story.append(_slips(round_, tables, byes, st, absolute))
     buffer = io.BytesIO()
     doc = a4(buffer, heading(round_))
     doc.build(story)

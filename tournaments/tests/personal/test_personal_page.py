@@ -4,6 +4,7 @@ and the place, without an account; drafts never shown; wrong keys answered 404 a
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Any
 
@@ -176,3 +177,30 @@ def test_the_printed_table_list_carries_each_entrys_personal_qr_code(
     for entry in e:
         assert f"/p/{entry.token}/" in links
     assert links.count("<svg") == 4
+
+
+def test_each_pairing_slip_of_the_round_paper_carries_the_entrys_personal_qr_code(
+    tournament, pairs
+) -> None:
+    import segno
+    from reportlab.platypus import Table
+
+    from scoring.pdf import QRCode, a4
+    from tournaments.rounds import round_pdf
+    from tournaments.selectors import round_with_pairings
+
+    e = pairs(tournament, 5)
+    play_round(tournament, 1, [(e[0], e[1], None), (e[2], e[3], None)], byes=[e[4]])
+    round_ = round_with_pairings(Round.objects.filter(tournament=tournament)).get()
+    pairings = list(round_.pairings.all())
+    a4(io.BytesIO(), "")  # the PDF's fonts registered, as for the whole paper
+    grid = round_pdf._slips(round_, [p for p in pairings if p.table],
+                            [p for p in pairings if not p.table], round_pdf._styles(),
+                            lambda path: "https://domino.example" + path)  # fmt: skip
+    codes = [cell._cellvalues[0][1] for row in grid._cellvalues for cell in row
+             if isinstance(cell, Table)]  # fmt: skip
+    assert len(codes) == 5 and all(isinstance(code, QRCode) for code in codes)
+    drawn = {tuple(map(tuple, code.qr.matrix)) for code in codes}
+    for entry in e:
+        link = segno.make(f"https://domino.example/p/{entry.token}/", error="m")
+        assert tuple(map(tuple, link.matrix)) in drawn
