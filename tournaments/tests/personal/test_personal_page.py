@@ -204,3 +204,25 @@ def test_each_pairing_slip_of_the_round_paper_carries_the_entrys_personal_qr_cod
     for entry in e:
         link = segno.make(f"https://domino.example/p/{entry.token}/", error="m")
         assert tuple(map(tuple, link.matrix)) in drawn
+
+
+def test_the_page_reads_as_many_queries_after_four_rounds_as_after_one(
+    client, tournament, pairs
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    e = pairs(tournament, 4)
+    play_round(tournament, 1, [(e[0], e[1], (120, 80)), (e[2], e[3], (101, 99))])
+
+    def count() -> int:
+        cache.clear()  # the standings computed afresh each time: the worst case
+        with CaptureQueriesContext(connection) as queries:
+            assert page_of(client, e[0]).status_code == 200
+        return len(queries)
+
+    one = count()
+    play_round(tournament, 2, [(e[0], e[2], (50, 90)), (e[1], e[3], (70, 60))])
+    play_round(tournament, 3, [(e[0], e[3], (80, 80)), (e[1], e[2], None)])
+    play_round(tournament, 4, [(e[0], e[1], None), (e[2], e[3], None)])
+    assert count() == one
