@@ -19,7 +19,7 @@ def fill_tokens(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("tournaments", "0021_h30stages_stages"),
+        ("tournaments", "0022_h30accel_acceleration"),
     ]
 
     operations = [
