@@ -1,4 +1,4 @@
-"""Migration 0023 gives every entry registered before it a key of its own, on the real
+"""Migration 0024 gives every entry registered before it a key of its own, on the real
 migration against the test database, then migrated forward again."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("tournaments", "0022_h30accel_acceleration")]
-AFTER = [("tournaments", "0023_h29player_entry_token")]
+BEFORE = [("tournaments", "0023_h30prizes_categories")]
+AFTER = [("tournaments", "0024_h29player_entry_token")]
 
 
 def migrate(targets: list[tuple[str, str]]):  # type: ignore[no-untyped-def]

@@ -19,7 +19,7 @@ def fill_tokens(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("tournaments", "0022_h30accel_acceleration"),
+        ("tournaments", "0023_h30prizes_categories"),
     ]
 
     operations = [
