@@ -12,6 +12,7 @@ from tournaments.prizes import organiser as prizes_organiser
 from tournaments.prizes import views as prizes
 from tournaments.ratings import views as ratings
 from tournaments.registration import views as registration
+from tournaments.registry import views as registry
 from tournaments.results import views as results
 from tournaments.rounds import desk as rounds_desk
 from tournaments.rounds import views as rounds
@@ -48,6 +49,12 @@ urlpatterns = [
     re_path(r"^tournaments/(?P<pk>[0-9]+)/prizes\.(?P<fmt>csv|xlsx|pdf)$",
             prizes.PrizesView.as_view(), name="prizes_export"),
     path("players/<int:pk>/", results.PlayerView.as_view(), name="player"),
+    # the shared registry: a player's record, merging two records of one person
+    path("registry/players/<int:pk>/", registry.PlayerView.as_view(), name="registry_player"),
+    path("registry/players/<int:pk>/merge/", registry.MergeView.as_view(),
+         name="registry_merge"),
+    path("registry/merges/<slug:merge_id>/undo/", registry.UndoMergeView.as_view(),
+         name="registry_undo_merge"),
     # an entry's own page, by the key of its personal link (short: it is printed as a QR code)
     path("p/<str:token>/", personal.PersonalView.as_view(), name="personal"),
     path("p/<str:token>/clock/", personal.PersonalClockView.as_view(), name="personal_clock"),

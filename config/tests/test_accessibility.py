@@ -43,7 +43,8 @@ PAGES = {
            "/tournaments/{f}/", "/tournaments/{f}/standings/", "/tournaments/{f}/crosstable/",
            "/tournaments/{f}/rounds/3/", "/tournaments/{f}/hall/",
            "/ratings/", "/ratings/players/{p}/", "/players/{p}/", "/seasons/",
-           "/seasons/{season}/", "/p/{token}/"],
+           "/seasons/{season}/", "/p/{token}/", "/tournaments/{t}/categories/",
+           "/tournaments/{t}/clubs/", "/tournaments/{t}/prizes/"],
     "referee": ["/matches/", "/matches/new/", "/matches/{d}/", "/matches/{m}/",
                 "/matches/{fin}/", "/matches/{fin}/submit/", "/matches/{m}/history/",
                 "/matches/{fives}/", "/account/", "/account/password/", "/manage/{t}/"],
@@ -58,7 +59,8 @@ PAGES = {
                   "/manage/{t}/setup/", "/manage/{t}/audit/", "/manage/{i}/setup/",
                   "/manage/{k}/rounds/1/", "/manage/{f}/", "/manage/{f}/setup/",
                   "/manage/{f}/entries/", "/manage/{f}/rounds/3/", "/manage/{t}/roll-call/",
-                  "/manage/{t}/entries/{e}/"],
+                  "/manage/{t}/entries/{e}/", "/manage/{t}/prizes/", "/manage/{t}/stages/",
+                  "/registry/players/{p}/", "/registry/players/{p}/merge/"],
     "admin": ["/admin/", "/admin/tournaments/tournament/"],
 }  # fmt: skip
 #: pages a role may not open: the refusal page is checked too

@@ -52,7 +52,10 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "tournaments.stages": ("rules", "accounts", "scoring", *SHARED, *PURE, "tournaments.results"),
     # categories, clubs and the prize list: cut from the standings and a final stage's ranking
     "tournaments.prizes": ("rules", "accounts", "scoring", *SHARED, *PURE, "tournaments.results",
-                           "tournaments.stages"),  # fmt: skip
+                           "tournaments.stages", "tournaments.registry"),  # fmt: skip
+    # the shared registry kept clean: records edited and merged by those allowed to
+    "tournaments.registry": ("accounts", "scoring", *SHARED, "tournaments.registration",
+                             "tournaments.ratings"),  # fmt: skip
     "tournaments.rounds": ("rules", "accounts", "scoring", *SHARED, *PURE,
                            "tournaments.registration", "tournaments.results",
                            "tournaments.ratings", "tournaments.stages"),  # fmt: skip

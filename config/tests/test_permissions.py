@@ -143,6 +143,7 @@ PAGES = {
     "tournaments:manage_prizes": THIS_EVENT,
     "tournaments:manage_import": THIS_EVENT,
     "tournaments:manage_entry": THIS_EVENT,
+    "tournaments:manage_entry_link": THIS_EVENT,
     "tournaments:manage_entry_action[withdraw]": THIS_EVENT,
     "tournaments:manage_entry_action[reinstate]": THIS_EVENT,
     "tournaments:manage_entry_action[absence]": THIS_EVENT,
@@ -160,6 +161,11 @@ PAGES = {
     "tournaments:manage_round_clock[start]": THIS_EVENT,
     "tournaments:manage_substitutes": THIS_EVENT,
     "tournaments:manage_remove_substitute": THIS_EVENT,
+    # a player of T alone (and a record of his in another tournament of T's organiser): the
+    # registry's records are changed by those who organise every tournament they are in
+    "tournaments:registry_player": {"org", "root"},
+    "tournaments:registry_merge": {"org", "root"},
+    "tournaments:registry_undo_merge": {"org", "root"},
 }
 
 
@@ -335,6 +341,25 @@ def archive_of(t: Tournament) -> str:
     return archive.dumps(doc)
 
 
+def registry_request(name: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A player of T only, and a fresh record of the same person in another tournament of T's
+    organiser (merged, for the undo, by the site's administrator)."""
+    from tournaments.registry import merge
+
+    player = w["e"][0].players.order_by("pk").first()
+    if name == "tournaments:registry_player":
+        return reverse(name, args=[player.pk]), {"last_name": "Переименов", "rating": 1400}
+    spring = Tournament.objects.create(name="Весенний")
+    spring.organisers.add(w["users"]["org"])
+    twin = Player.objects.create(last_name=player.last_name, first_name="Опечатка")
+    Entry.objects.create(tournament=spring, name="Пара с опечаткой").players.add(twin)
+    if name == "tournaments:registry_merge":
+        return reverse(name, args=[player.pk]), {"other": twin.pk}
+    merge.merge(w["users"]["root"], player.pk, twin.pk)
+    merge_id = AuditEntry.objects.filter(action="player.merge").latest("pk").after["merge_id"]
+    return reverse(name, args=[merge_id]), {}
+
+
 def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     name, _, action = key.partition("[")
     action = action.rstrip("]")
@@ -359,6 +384,8 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         return url, data
     kwargs: dict[str, Any] = {"pk": t}
     data = {}
+    if name.startswith("tournaments:registry_"):
+        return registry_request(name, w)
     if name == "scoring:create":
         return reverse(name), {"label": "Товарищеская", "rules_preset": "sport"}
     if name == "tournaments:manage_create":
@@ -369,7 +396,8 @@ def page_request(key: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         from django.core.files.uploadedfile import SimpleUploadedFile
 
         return reverse(name), {"file": SimpleUploadedFile("a.json", archive_of(w["t"]).encode())}
-    if name in ("tournaments:manage_entry", "tournaments:manage_entry_action"):
+    if name in ("tournaments:manage_entry", "tournaments:manage_entry_action",
+                "tournaments:manage_entry_link"):
         kwargs["entry_id"] = (e[5] if action == "reinstate" else e[0]).pk
         data = {"name": "Переименована", "seed": 1, "joins_round": 1} if not action else {
             "round_number": 3, "absent": "on", "reason": "работа"}  # fmt: skip
@@ -729,6 +757,8 @@ GLOBAL_READS = {"GET /api/v1/clubs/", "GET /api/v1/clubs/{id}/", "GET /api/v1/me
                 "GET /api/v1/players/", "GET /api/v1/players/{id}/", "login",
                 "scoring:create", "tournaments:manage_create",
                 "tournaments:manage_archive_import",
+                # the shared registry: a record and its merge (``test_merge`` hides T there)
+                "tournaments:registry_player", "tournaments:registry_merge",
                 # the caller's own account: his tokens and password (accounts/tests/test_tokens.py)
                 "GET /api/v1/auth/tokens/", "account", "password_change"}  # fmt: skip
 
@@ -776,6 +806,11 @@ def ratings_or_season_url(label: str, w: dict[str, Any], player: int) -> str | N
     }[label]
 
 
+def round_two_shown(response: Any, w: dict[str, Any]) -> bool:
+    """The personal page names the entry's table of the unpublished round 2."""
+    return b'data-round="2"' in response.content
+
+
 MATCH = Sees(TABLE)
 PRIVATE = Sees(SEE_T)
 MANAGED = Sees(MANAGERS, knows=SEE_T)
@@ -788,6 +823,10 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     "GET /api/v1/matches/{id}/deals/": (MATCH, MATCH),
     "GET /api/v1/matches/{id}/history/": (MATCH, MATCH),
     "GET /api/v1/entries/{id}/": (PRIVATE, None),
+    # the entry's own page and its clock: the key is the credential, whether T is public or
+    # not; an unpublished round is never named there
+    "tournaments:personal": (Sees(EVERYONE), Sees(NOBODY, shows=round_two_shown)),
+    "tournaments:personal_clock": (Sees(EVERYONE), None),
     "GET /api/v1/players/{id}/history/": (PRIVATE, Sees(NOBODY, shows=ids("match"))),
     "GET /api/v1/rounds/{id}/": (PRIVATE, Sees(SEE_T)),
     "GET /api/v1/rounds/{id}/clock/": (PRIVATE, Sees(SEE_T)),
@@ -921,6 +960,8 @@ def read_url(label: str, scenario: str, w: dict[str, Any]) -> str:
         return reverse(label)
     if label == "tournaments:player":
         return reverse(label, args=[player])
+    if label.startswith("tournaments:personal"):
+        return reverse(label, args=[w["e"][0].token])
     if label in ("tournaments:round", "tournaments:manage_round", "tournaments:manage_round_status",
                  "tournaments:manage_round_print", "tournaments:manage_round_paper",
                  "tournaments:manage_board",

@@ -112,7 +112,7 @@ def url_of(name: str, world: dict[str, Any]) -> str:
     candidates = {"pk": t.pk, "entry_id": world["entry"].pk, "number": 1,
                   "sanction_id": world["sanction"].pk,
                   "substitute_id": world["substitute"].pk,
-                  "token": "0" * 32}  # fmt: skip
+                  "token": "0" * 32, "merge_id": "0" * 32}  # fmt: skip
     for action in (None, "withdraw", "publish"):
         for size in range(len(candidates), -1, -1):
             for keys in itertools.combinations(candidates, size):

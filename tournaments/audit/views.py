@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
 from accounts import audit
+from accounts.models import AuditEntry
 from scoring.models import MatchVersion
 from tournaments.audit.words import describe
 from tournaments.http import ManageView
@@ -50,6 +51,8 @@ ACTIONS = {
     "sanction.revoke": _("Sanction revoked"),
     "player.update": _("Player changed"),
     "player.delete": _("Player deleted"),
+    "player.merge": _("Two records of one player merged"),
+    "player.unmerge": _("Merge of two players undone"),
     "club.update": _("Club changed"),
     "club.delete": _("Club deleted"),
     "prizes.settings": _("Prize list rules changed"),
@@ -60,15 +63,29 @@ ACTIONS = {
 }
 
 
+def _merge_id(entry: AuditEntry) -> str | None:
+    """A merge of two players (``tournaments.registry.merge``) can be undone from its row."""
+    if entry.action != "player.merge" or not isinstance(entry.after, dict):
+        return None
+    return entry.after.get("merge_id")
+
+
 class AuditView(ManageView):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         entries = audit.entries_of(pk).select_related("user")  # each row names its author
         page = Paginator(entries, PAGE_SIZE).get_page(request.GET.get("page"))
         shown = list(page)
         rows = [
-            {"entry": e, "label": ACTIONS.get(e.action, e.action), "changes": changes}
+            {"entry": e, "label": ACTIONS.get(e.action, e.action), "changes": changes,
+             "merge_id": _merge_id(e)}
             for e, changes in zip(shown, describe(shown), strict=True)
         ]  # fmt: skip
+        undone = set(AuditEntry.objects.filter(
+            action="player.unmerge", after__merge_id__in=[r["merge_id"] for r in rows
+                                                          if r["merge_id"]],
+        ).values_list("after__merge_id", flat=True))  # fmt: skip
+        for row in rows:
+            row["undone"] = row["merge_id"] in undone
         matches = Pairing.objects.filter(round__tournament_id=pk, match__isnull=False)
         protocol = (
             MatchVersion.objects.filter(match__in=matches.values("match"))

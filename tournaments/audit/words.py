@@ -233,6 +233,11 @@ def _changes(entry: AuditEntry, names: _Names, presets: Mapping[int, str]) -> li
                        _swap(before[k]) if k in before else "",
                        _swap(after[k]) if k in after else "")
                 for k in keys]  # fmt: skip
+    if entry.action == "player.merge":
+        return _merge_words(before, after)
+    if entry.action == "player.unmerge":
+        number = _("no. %(kept)s") % {"kept": entry.object_id}
+        return [Change(_("restored record"), "", f"{entry.object_repr} ({number})")]
     model = _model_of(entry.action)
     preset = after.get("rules_preset") or before.get("rules_preset") or presets.get(
         entry.tournament_id or 0, "sport")
@@ -246,6 +251,17 @@ def _changes(entry: AuditEntry, names: _Names, presets: Mapping[int, str]) -> li
             continue
         out.append(Change(label, "" if was == now else was, now))
     return out
+
+
+def _merge_words(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Change]:
+    """A merge: which record went into which, and how many rows moved with it."""
+    dropped = before.get("dropped") or {}
+    name = f"{dropped.get('last_name', '')} {dropped.get('first_name', '')}".strip()
+    moved = sum(len(ids) for ids in (after.get("moved") or {}).values())
+    number = _("no. %(kept)s") % {"kept": dropped.get("id")}
+    return [Change(_("merged record"), f"{name} ({number})",
+                   _("no. %(kept)s") % {"kept": after.get("kept")}),
+            Change(_("rows moved"), "", str(moved))]  # fmt: skip
 
 
 def _position(model: type[models.Model] | None, action: str, key: str) -> tuple[int, str]:

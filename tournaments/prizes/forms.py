@@ -61,9 +61,11 @@ class PrizeForm(forms.Form):
 class PlayersForm(forms.Form):
     """Sex and year of birth of each player of the tournament, one row of fields each."""
 
-    def __init__(self, *args: Any, players: list[Player], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, players: list[Player], locked: set[int] = frozenset(),
+                 **kwargs: Any) -> None:  # fmt: skip
         super().__init__(*args, **kwargs)
         self.players = players
+        self.locked = locked  # shared with another organiser's tournament: shown, not changed
         for player in players:
             self.fields[f"sex_{player.pk}"] = forms.ChoiceField(
                 label=_("Sex"), required=False, initial=player.sex,
@@ -71,6 +73,9 @@ class PlayersForm(forms.Form):
             self.fields[f"year_{player.pk}"] = forms.IntegerField(
                 label=_("Year of birth"), required=False, min_value=1900, max_value=2100,
                 initial=player.birth_year)  # fmt: skip
+            if player.pk in locked:
+                self.fields[f"sex_{player.pk}"].disabled = True
+                self.fields[f"year_{player.pk}"].disabled = True
 
     def rows(self) -> list[tuple[Player, forms.BoundField, forms.BoundField]]:
         return [(p, self[f"sex_{p.pk}"], self[f"year_{p.pk}"]) for p in self.players]

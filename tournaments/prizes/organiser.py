@@ -26,6 +26,7 @@ from tournaments.http import ManageView, refused, to_form
 from tournaments.models import Category, Prize
 from tournaments.prizes import services, sheets
 from tournaments.prizes.forms import CategoryForm, PlayersForm, PrizeForm, SettingsForm
+from tournaments.registry.rights import changeable
 
 
 def _int(value: Any) -> int | None:
@@ -51,7 +52,8 @@ class ManagePrizesView(ManageView):
                                           initial={"entries": list(editing.entries.all())}
                                           if editing else None),  # fmt: skip
             "prize_form": PrizeForm(bound("prize"), tournament=t),
-            "players_form": PlayersForm(bound("players"), players=players),
+            "players_form": PlayersForm(bound("players"), players=players, locked={
+                p.pk for p in players} - changeable(self.request.user, players)),
             "editing": editing,
             "categories": list(t.categories.all()),
             "prizes": [(p, sheets.money(p.amount)) for p in Prize.objects.filter(tournament=t)

@@ -24,8 +24,9 @@ from django.utils.translation import gettext as _
 
 from accounts import audit
 from tournaments.access import User, locked_tournament
-from tournaments.errors import TournamentError
+from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import Category, Entry, Player, Prize, Tournament
+from tournaments.registry.rights import changeable
 
 CATEGORY_FIELDS = ("name", "order", "sex", "age_min", "age_max", "age_on", "rating_min",
                    "rating_max", "club", "members")  # fmt: skip
@@ -163,10 +164,15 @@ def set_players(user: User, tournament_id: int,
         if set(values) - set(players):
             raise _not_found(_("No such player in this tournament."))
         changed = 0
+        allowed = changeable(user, players.values())
         for pk, (sex, year) in values.items():
             player = players[pk]
             if (player.sex, player.birth_year) == (sex, year):
                 continue
+            if pk not in allowed:  # shared with another organiser's tournament: not his
+                raise NotAllowed.one("not_yours", _(
+                    "%(name)s also plays in a tournament you do not organise: only a site "
+                    "administrator may change his record.") % {"name": player.full_name})
             before = audit.snapshot(player, ("sex", "birth_year"))
             player.sex, player.birth_year = sex, year
             try:

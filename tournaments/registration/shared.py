@@ -28,7 +28,7 @@ from tournaments.models import Club, Player, Tournament
 
 #: what the log keeps of each
 FIELDS: dict[type[Model], tuple[str, ...]] = {
-    Player: ("last_name", "first_name", "club", "rating", "federation_id"),
+    Player: ("last_name", "first_name", "club", "rating", "federation_id", "sex", "birth_year"),
     Club: ("name", "city"),
 }
 
