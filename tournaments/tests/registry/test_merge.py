@@ -70,7 +70,7 @@ def test_an_organiser_merges_a_typo_record_and_undoes_it_from_the_audit_log(
 
     # both tournaments' logs say it, in words; the spring one undoes it
     log = client.get(f"/manage/{spring.pk}/audit/").content.decode()
-    assert "Сидоров Ивн (№ %d)" % dropped.pk in log and "Отменить объединение" in log
+    assert f"Сидоров Ивн (№ {dropped.pk})" in log and "Отменить объединение" in log
     merge_id = AuditEntry.objects.get(action="player.merge", tournament_id=spring.pk).after[
         "merge_id"]
     assert AuditEntry.objects.filter(action="player.merge", tournament_id=tournament.pk).exists()
