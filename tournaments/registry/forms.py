@@ -9,7 +9,7 @@ from tournaments.models import Club, Player
 
 
 class PlayerForm(forms.ModelForm):
-    club = forms.ModelChoiceField(label=_("club"), queryset=Club.objects.all(), required=False)
+    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.all(), required=False)
 
     class Meta:
         model = Player
