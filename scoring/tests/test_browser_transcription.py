@@ -68,8 +68,11 @@ def test_a_paper_protocol_typed_in_has_its_slip_flagged_on_the_right_row(
                 keyboard.type((deal["hands"].get(seat) or "").replace(":", "-"))
                 keyboard.press("Tab")
             keyboard.press("Enter")  # the next deal
+        # every row is checked by a preview request: on a loaded CI machine (the suite's other
+        # workers, PostgreSQL restarted by the fault tests) those can take longer than 30 s
         page.wait_for_function(
-            "() => document.querySelectorAll('tr.paper-row td.check .check-ok').length === 7")
+            "() => document.querySelectorAll('tr.paper-row td.check .check-ok').length === 7",
+            timeout=120_000)
 
         rows = page.locator("tr.paper-row")
         flagged = page.locator("tr.paper-row.differs")
