@@ -1,8 +1,8 @@
 """Tables of the tournaments app and the invariants the database enforces for them.
 
     players        Club, Player (the registry every tournament shares)
-    registration   Tournament (its setup), Entry, EntryAbsence
-    attendance     RollCall (present or late before a round; absent is an EntryAbsence)
+    registration   Tournament (its setup), Entry
+    attendance     EntryAbsence (an entry out of a round), RollCall (present or late before it)
     rounds         Round, Pairing (a table or a bye), PairingEntry (a side of a table)
     results        Sanction (the chief referee's), Standing (a finished round's snapshot),
                    RoundGames (a finished round's games, for the later live standings)
@@ -15,7 +15,7 @@
 Every model keeps the app label ``tournaments`` and its table; import them from here.
 """
 
-from tournaments.models.attendance import RollCall
+from tournaments.models.attendance import EntryAbsence, RollCall
 from tournaments.models.imports import ArchiveImport, PendingImport
 from tournaments.models.players import Club, Player
 from tournaments.models.prizes import Category, Prize
@@ -29,7 +29,6 @@ from tournaments.models.ratings import (
 from tournaments.models.registration import (
     TIE_BREAKS,
     Entry,
-    EntryAbsence,
     Tournament,
     default_tie_breaks,
 )

@@ -1,5 +1,5 @@
-"""The roll call before a round: who is here and who is late (who is absent is an
-``EntryAbsence``, which the pairing already leaves out)."""
+"""Who plays a round: an entry's absence from one (``EntryAbsence``, which the pairing leaves
+out) and the roll call before it, who is here and who is late (``RollCall``)."""
 
 from __future__ import annotations
 
@@ -40,3 +40,27 @@ class RollCall(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry} · {self.round_number}: {self.state}"
+
+
+class EntryAbsence(models.Model):
+    """An entry that will not play one round (it gets neither a table nor a bye)."""
+
+    entry = models.ForeignKey(
+        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="absences"
+    )
+    round_number = models.PositiveSmallIntegerField(_("round"))
+    reason = models.CharField(_("reason"), max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["entry", "round_number"]
+        verbose_name = _("absence")
+        verbose_name_plural = _("absences")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["entry", "round_number"], name="one_absence_per_entry_and_round"
+            ),
+            models.CheckConstraint(condition=Q(round_number__gte=1), name="absence_round_1_up"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} / {self.round_number}"

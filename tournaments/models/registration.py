@@ -385,26 +385,3 @@ class Entry(models.Model):
             raise ValidationError({"team": _("No such team in this tournament.")},
                                   code="bad_team")  # fmt: skip
 
-
-class EntryAbsence(models.Model):
-    """An entry that will not play one round (it gets neither a table nor a bye)."""
-
-    entry = models.ForeignKey(
-        Entry, verbose_name=_("entry"), on_delete=models.CASCADE, related_name="absences"
-    )
-    round_number = models.PositiveSmallIntegerField(_("round"))
-    reason = models.CharField(_("reason"), max_length=200, blank=True)
-
-    class Meta:
-        ordering = ["entry", "round_number"]
-        verbose_name = _("absence")
-        verbose_name_plural = _("absences")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["entry", "round_number"], name="one_absence_per_entry_and_round"
-            ),
-            models.CheckConstraint(condition=Q(round_number__gte=1), name="absence_round_1_up"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.entry} / {self.round_number}"
