@@ -12,6 +12,7 @@ from tournaments.prizes import organiser as prizes_organiser
 from tournaments.prizes import views as prizes
 from tournaments.ratings import views as ratings
 from tournaments.registration import views as registration
+from tournaments.registry import ratings_views as registry_ratings
 from tournaments.registry import views as registry
 from tournaments.results import views as results
 from tournaments.rounds import desk as rounds_desk
@@ -53,6 +54,8 @@ urlpatterns = [
     path("registry/players/<int:pk>/", registry.PlayerView.as_view(), name="registry_player"),
     path("registry/players/<int:pk>/merge/", registry.MergeView.as_view(),
          name="registry_merge"),
+    path("registry/ratings/import/", registry_ratings.RatingImportView.as_view(),
+         name="registry_ratings"),
     path("registry/merges/<slug:merge_id>/undo/", registry.UndoMergeView.as_view(),
          name="registry_undo_merge"),
     # an entry's own page, by the key of its personal link (short: it is printed as a QR code)

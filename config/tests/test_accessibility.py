@@ -61,7 +61,7 @@ PAGES = {
                   "/manage/{f}/entries/", "/manage/{f}/rounds/3/", "/manage/{t}/roll-call/",
                   "/manage/{t}/entries/{e}/", "/manage/{t}/prizes/", "/manage/{t}/stages/",
                   "/registry/players/{p}/", "/registry/players/{p}/merge/"],
-    "admin": ["/admin/", "/admin/tournaments/tournament/"],
+    "admin": ["/admin/", "/admin/tournaments/tournament/", "/registry/ratings/import/"],
 }  # fmt: skip
 #: pages a role may not open: the refusal page is checked too
 REFUSED = {("referee", "/manage/{t}/")}

@@ -166,6 +166,8 @@ PAGES = {
     "tournaments:registry_player": {"org", "root"},
     "tournaments:registry_merge": {"org", "root"},
     "tournaments:registry_undo_merge": {"org", "root"},
+    # the registry's ratings seed every organiser's tournaments: the site's administrator's
+    "tournaments:registry_ratings": {"root"},
 }
 
 
@@ -347,6 +349,9 @@ def registry_request(name: str, w: dict[str, Any]) -> tuple[str, dict[str, Any]]
     from tournaments.registry import merge
 
     player = w["e"][0].players.order_by("pk").first()
+    if name == "tournaments:registry_ratings":
+        return reverse(name), {"action": "preview", "text": "federation_id,name,rating\n"
+                                                           f"RU-{player.pk},{player},1900\n"}
     if name == "tournaments:registry_player":
         return reverse(name, args=[player.pk]), {"last_name": "Переименов", "rating": 1400}
     spring = Tournament.objects.create(name="Весенний")
@@ -579,6 +584,7 @@ def test_a_private_tournaments_objects_answer_404_to_any_body(label: str, world)
 #: requests that in the matrix's world write nothing even when allowed (the answer shows the
 #: permission held: a preview, or a state refusal such as a round with open tables)
 NOTHING_TO_DO = {
+    "tournaments:registry_ratings",  # the preview writes nothing; applying it is its own test
     "tournaments:manage_archive_import",  # the upload shows a review; the confirmation writes
     "POST /api/v1/matches/{id}/submit/",  # table 1 is not over: 400 not_finished
     "tournaments:manage_round_action[unlock]",  # the table is not locked
@@ -759,6 +765,7 @@ GLOBAL_READS = {"GET /api/v1/clubs/", "GET /api/v1/clubs/{id}/", "GET /api/v1/me
                 "tournaments:manage_archive_import",
                 # the shared registry: a record and its merge (``test_merge`` hides T there)
                 "tournaments:registry_player", "tournaments:registry_merge",
+                "tournaments:registry_ratings",
                 # the caller's own account: his tokens and password (accounts/tests/test_tokens.py)
                 "GET /api/v1/auth/tokens/", "account", "password_change"}  # fmt: skip
 

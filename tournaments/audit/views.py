@@ -53,6 +53,7 @@ ACTIONS = {
     "player.delete": _("Player deleted"),
     "player.merge": _("Two records of one player merged"),
     "player.unmerge": _("Merge of two players undone"),
+    "registry.rating_import": _("Rating list imported"),
     "club.update": _("Club changed"),
     "club.delete": _("Club deleted"),
     "prizes.settings": _("Prize list rules changed"),
