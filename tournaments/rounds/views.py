@@ -55,6 +55,7 @@ from tournaments.rounds import (
 from tournaments.rounds import notes as round_notes
 from tournaments.rounds.order import MAX_REASON, pairing_override, turn_of
 from tournaments.selectors import round_with_pairings
+from tournaments.stages.labels import table_labels
 from tournaments.stages.services import qualifying_over
 
 
@@ -157,8 +158,10 @@ class RoundView(ManageView):
         open_tables = [p.table for p in tables if p.pk not in forfeited
                        and (p.match is None or p.match.status != "confirmed")]  # fmt: skip
         why = explain.reasons(round_, tables)
+        labels = table_labels(round_)
         for table in tables:
             table.reasons = why.get(table.pk, [])  # type: ignore[attr-defined]
+            table.knockout_label = labels.get(table.pk, "")  # type: ignore[attr-defined]
             # the score in the sides' order (the stored totals come in the database's order)
             totals = table.match.totals if table.match else {}
             table.score = [(side, totals[side]) for side in SIDE_ORDER  # type: ignore[attr-defined]
@@ -320,6 +323,9 @@ class RoundPairingsView(DetailView):
         pairings = list(self.object.pairings.all())
         context["tournament"] = self.object.tournament
         context["tables"] = [p for p in pairings if p.table]
+        labels = table_labels(self.object)
+        for table in context["tables"]:
+            table.knockout_label = labels.get(table.pk, "")
         context["byes"] = [p for p in pairings if not p.table]
         # a later round published while the page is open is announced on it (tournaments.live)
         context["newer"] = (Round.objects.filter(
