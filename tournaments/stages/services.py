@@ -186,6 +186,21 @@ def start(user: User, tournament_id: int) -> Stage:
               "first.") % {"n": tournament.rounds},
         )  # fmt: skip
     last = max(statuses)
+    order = qualifier_order(tournament, stage, last)
+    if len(order) < 2:
+        raise Conflict.one("too_few", _("At least two active entries must qualify."))
+    stage.seeds = order
+    stage.started_at = timezone.now()
+    stage.started_by = user  # type: ignore[assignment]
+    stage.save(update_fields=["seeds", "started_at", "started_by"])
+    audit.record(user, "stage.start", tournament, tournament_id=tournament.pk,
+                 before={}, after={"seeds": order, "after_round": last})  # fmt: skip
+    return stage
+
+
+def qualifier_order(tournament: Tournament, stage: Stage, last: int) -> list[int]:
+    """The final stage's seeds as the qualifying standings after round ``last`` give them now
+    (the snapshots are retaken when a protocol is corrected)."""
     ranked = list(
         Standing.objects.filter(round__tournament=tournament, round__number=last,
                                 scope=Standing.Scope.ENTRIES,
@@ -202,12 +217,17 @@ def start(user: User, tournament_id: int) -> Stage:
                        key=lambda e: (in_group[e], place[e]))  # fmt: skip
     else:
         order = ranked[: stage.qualifiers]
-    if len(order) < 2:
-        raise Conflict.one("too_few", _("At least two active entries must qualify."))
-    stage.seeds = order
-    stage.started_at = timezone.now()
-    stage.started_by = user  # type: ignore[assignment]
-    stage.save(update_fields=["seeds", "started_at", "started_by"])
-    audit.record(user, "stage.start", tournament, tournament_id=tournament.pk,
-                 before={}, after={"seeds": order, "after_round": last})  # fmt: skip
-    return stage
+    return order
+
+
+def seeds_moved(tournament: Tournament, stage: Stage) -> list[int] | None:
+    """The seeds the qualifying standings give now, when they differ from the frozen ones (a
+    qualifying protocol corrected after the final stage started); None when they agree."""
+    if not stage.started or not stage.seeds:
+        return None
+    last = tournament.round_set.filter(stage__isnull=True).order_by("-number").values_list(
+        "number", flat=True).first()  # fmt: skip
+    if last is None:
+        return None
+    now = qualifier_order(tournament, stage, last)
+    return now if now != list(stage.seeds) else None

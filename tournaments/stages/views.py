@@ -35,7 +35,16 @@ class StagesView(ManageView):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         first, stage = self.stages()
         return self.render("stages/setup.html", form=StageForm.of(first, stage), stage=stage,
-                           first=first)  # fmt: skip
+                           first=first, moved=self.moved(stage))  # fmt: skip
+
+    def moved(self, stage: Stage | None) -> dict[str, list[str]] | None:
+        """The frozen seeds and the ones the corrected qualifying standings give now."""
+        now = services.seeds_moved(self.tournament, stage) if stage else None
+        if now is None or stage is None:
+            return None
+        names = dict(self.tournament.entries.values_list("pk", "name"))
+        return {"then": [names.get(e, "—") for e in stage.seeds],
+                "now": [names.get(e, "—") for e in now]}
 
     def stages(self) -> tuple[Stage | None, Stage | None]:
         found = {s.number: s for s in self.tournament.stages.all()}
