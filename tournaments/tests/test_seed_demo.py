@@ -140,7 +140,9 @@ def test_the_fives_evening_is_finished_each_for_himself(seeded: str) -> None:
 def test_every_protocol_is_legal(seeded: str) -> None:
     """The cached totals, winner and end of each match are the engine's fold of its records."""
     matches = Match.objects.prefetch_related("deals")
-    assert matches.count() == 12 * 4 + 3 * 5 + 2 * 3 + 2 * 3
+    # Swiss, individual, Козёл, Пятёрка; the cup: 3 Swiss rounds of 4 tables, 2 semi-finals,
+    # the final and the match for third place
+    assert matches.count() == 12 * 4 + 3 * 5 + 2 * 3 + 2 * 3 + 3 * 4 + 2 + 2
     for match in matches:
         judge = judge_for(match.get_rules())
         state = judge.start()
@@ -175,3 +177,18 @@ def test_the_public_pages_and_the_referee_sheet_render(seeded: str, client) -> N
     empty = Match.objects.get(pairing__round__tournament=t, status="draft")
     response = client.get(reverse("scoring:sheet", args=[empty.pk]))
     assert response.status_code == 200
+
+
+def test_the_club_cup_ends_in_a_knockout_and_a_prize_list(seeded: str, client) -> None:
+    t = Tournament.objects.get(name=seed_demo.CUP_NAME)
+    statuses = list(t.round_set.order_by("number").values_list("number", "status", "stage"))
+    assert [(n, s) for n, s, _stage in statuses] == [(n, "finished") for n in range(1, 6)]
+    assert [stage is not None for _n, _s, stage in statuses] == [False] * 3 + [True] * 2
+    assert t.status == "finished"  # closed: its results are final
+    bracket = client.get(reverse("tournaments:bracket", args=[t.pk]))
+    assert bracket.status_code == 200 and 'id="final-ranking"' in bracket.content.decode()
+    ranking = bracket.context["page"].ranking
+    prizes = client.get(reverse("tournaments:prizes", args=[t.pk])).content.decode()
+    # the champion takes the cup; the veterans' and the women's prizes are handed out too
+    assert ranking[0].name in prizes and "Кубок и диплом" in prizes
+    assert prizes.count("Диплом") == 2

@@ -1,4 +1,4 @@
-"""``manage.py seed_demo``: three demo events, their clubs and players, and demo accounts.
+"""``manage.py seed_demo``: five demo events, their clubs and players, and demo accounts.
 
 - «Кубок трёх клубов» — sport domino, 24 fixed pairs from three clubs, Swiss, 6 rounds, now in
   round 4: rounds 1–3 confirmed and finished (standings snapshots), round 4 published with
@@ -7,6 +7,8 @@
 - Личный турнир «Осенний дубль» — individual, 12 players with partners drawn every round,
   5 rounds, finished and closed.
 - Клубный вечер «Козёл» — the ``kozel`` preset, 4 pairs, round robin, 3 rounds, finished.
+- «Кубок клуба «Дубль»» — 8 pairs, a Swiss of 3 rounds, then a top-4 knock-out with a match for
+  third place, closed; categories and a prize list (``tournaments/management/demo_cup.py``).
 - Вечер «Пятёрки» — the ``muggins`` preset (RULES.md sections 15–23), 7 players each for
   himself (a table of four and a table of three), Swiss, 3 rounds, finished; every deal
   recorded move by move.
@@ -42,6 +44,8 @@ from rules.simulate import play_fives_match, play_match
 from scoring import services as scoring
 from scoring.models import Match
 from tournaments import discipline, ratings, registration, rounds
+from tournaments.management import demo_cup
+from tournaments.management.demo_cup import CUP_NAME
 from tournaments.models import Club, Pairing, Player, Round, Season, Tournament
 
 DEMO_PASSWORD = "demo12345"
@@ -51,7 +55,7 @@ SWISS_NAME = "Кубок трёх клубов"
 INDIVIDUAL_NAME = "Личный турнир «Осенний дубль»"
 KOZEL_NAME = "Клубный вечер «Козёл»"
 FIVES_NAME = "Вечер «Пятёрки»"
-DEMO_TOURNAMENTS = (SWISS_NAME, INDIVIDUAL_NAME, KOZEL_NAME, FIVES_NAME)
+DEMO_TOURNAMENTS = (SWISS_NAME, INDIVIDUAL_NAME, KOZEL_NAME, FIVES_NAME, CUP_NAME)
 SEASON_NAME = "Зимний сезон 2026/27"
 
 DEMO_ACCOUNTS = [
@@ -166,6 +170,7 @@ class Command(BaseCommand):
             (INDIVIDUAL_NAME, self._individual),
             (KOZEL_NAME, self._kozel),
             (FIVES_NAME, self._fives),
+            (CUP_NAME, lambda *a: demo_cup.build(self, *a)),
         ):
             if Tournament.objects.filter(name=name).exists():
                 continue
