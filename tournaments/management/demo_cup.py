@@ -1,6 +1,6 @@
 """The demo's club cup (``seed_demo``): «Кубок клуба «Дубль»» — 8 pairs of the three clubs, a
 Swiss of 3 rounds, then the best 4 in a knock-out (one game a tie, a match for third place)
-played to a champion; veterans (60 and over) and women as categories, and a prize list. The
+played to a champion; veterans (60 and over) and the under-35s as categories, and a prize list. The
 organiser's guide to a cup (docs/guides/cup.*.md) is walked and photographed on it.
 
 Everything goes through the services, as the rest of the demo: the stage's setup, the pairing
@@ -26,26 +26,26 @@ CUP_NAME = "Кубок клуба «Дубль»"
 #: (club, index) of the players, two by two: the 8 pairs, best seed first
 CUP_PLAYERS = [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1), (0, 2), (0, 3),
                (1, 2), (1, 3), (2, 2), (2, 3), (0, 4), (0, 5), (1, 4), (1, 5)]  # fmt: skip
-#: born before 1966: the veterans (60 and over this year); «f»: the women's category
+#: born 1966 or before: the veterans (60 and over this year); 1991 or after: under 35
 BORN = [1958, 1971, 1962, 1960, 1985, 1990, 1955, 1957, 1979, 1968, 1999, 1961, 1964, 1950,
         1988, 1975]  # fmt: skip
-WOMEN = {4, 5, 10}
 
 
-def build(command: Any, users: dict[str, Any], clubs: list[Club],
-          players: list[list[Player]]) -> Tournament:  # fmt: skip
+def build(command: Any, users: dict[str, Any], clubs: list[Club], players: list[list[Player]],
+          name: str = CUP_NAME, qualifying_only: bool = False) -> Tournament:  # fmt: skip
+    """The cup, played to its end (``qualifying_only``: to the end of the Swiss, the final
+    stage waiting for the organiser's button, as the cup guide shows it)."""
     organiser = users["organiser"]
     day = timezone.localdate() - timedelta(days=14)
     tournament = registration.create_tournament(
-        organiser, name=CUP_NAME, start_date=day, end_date=day,
+        organiser, name=name, start_date=day, end_date=day,
         venue="Москва, ДК «Дубль», малый зал", rules_preset="sport",
         format=Tournament.Format.PAIRS, system=Tournament.System.SWISS, rounds=3, public=True,
     )  # fmt: skip
     command._appoint_chief(tournament, users)
     chosen = [players[c][i] for c, i in CUP_PLAYERS]
     for index, player in enumerate(chosen):
-        Player.objects.filter(pk=player.pk).update(
-            birth_year=BORN[index], sex="f" if index in WOMEN else "m")
+        Player.objects.filter(pk=player.pk).update(birth_year=BORN[index], sex="m")
     for seed, (first, second) in enumerate(zip(chosen[::2], chosen[1::2], strict=True), 1):
         registration.add_entry(
             organiser, tournament.pk, name=f"{first.last_name} — {second.last_name}",
@@ -57,6 +57,8 @@ def build(command: Any, users: dict[str, Any], clubs: list[Club],
     rng = random.Random(20241116)
     for _number in range(tournament.rounds):
         _play_round(command, users, command._pair(organiser, tournament, users), rng)
+    if qualifying_only:
+        return tournament
     round_ = rounds.start_final_stage(organiser, tournament.pk)
     while round_ is not None:
         rounds.run_pairing(round_.pk)
@@ -86,10 +88,10 @@ def _play_round(command: Any, users: dict[str, Any], round_: Round, rng: random.
 def _prize_list(organiser: Any, tournament: Tournament) -> None:
     veterans = prizes.save_category(organiser, tournament.pk, {
         "name": "Ветераны", "order": 1, "age_min": 60, "members": Category.Members.ALL})
-    women = prizes.save_category(organiser, tournament.pk, {
-        "name": "Женщины", "order": 2, "sex": "f", "members": Category.Members.ANY})
+    young = prizes.save_category(organiser, tournament.pk, {
+        "name": "До 35 лет", "order": 2, "age_max": 35, "members": Category.Members.ANY})
     for place, amount, text in ((1, "5000", "Кубок и диплом"), (2, "3000", "Медали"),
                                 (3, "2000", "Медали")):  # fmt: skip
         prizes.save_prize(organiser, tournament.pk, None, place, Decimal(amount), text)
     prizes.save_prize(organiser, tournament.pk, veterans.pk, 1, Decimal("1500"), "Диплом")
-    prizes.save_prize(organiser, tournament.pk, women.pk, 1, Decimal("1500"), "Диплом")
+    prizes.save_prize(organiser, tournament.pk, young.pk, 1, Decimal("1500"), "Диплом")

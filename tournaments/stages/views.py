@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views import View
 
-from tournaments import access
 from tournaments.errors import TournamentError
 from tournaments.http import ManageView, to_form
 from tournaments.models import Stage
+from tournaments.results.views import visible_tournament
 from tournaments.stages import bracket as brackets
 from tournaments.stages import display, services
 from tournaments.stages.forms import StageForm
@@ -71,13 +71,13 @@ class StagesView(ManageView):
 
 class BracketView(View):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
-        tournament = get_object_or_404(access.visible_tournaments(request.user), pk=pk)
+        # with the tabs' flags: the bracket links the categories and the prize list too
+        tournament = visible_tournament(request, pk)
         stage = brackets.final_stage(tournament)
         try:
             page = display.bracket_page(tournament, stage)
         except TournamentError as err:
             raise Http404(err.messages[0]) from err
-        tournament.has_stages = True  # type: ignore[attr-defined]  # the tabs link this page
         context = {"tournament": tournament, "page": page, "refresh": REFRESH_SECONDS,
                    "fragment_url": f"{request.path}?fragment=1"}  # fmt: skip
         if request.GET.get("fragment"):

@@ -189,6 +189,6 @@ def test_the_club_cup_ends_in_a_knockout_and_a_prize_list(seeded: str, client) -
     assert bracket.status_code == 200 and 'id="final-ranking"' in bracket.content.decode()
     ranking = bracket.context["page"].ranking
     prizes = client.get(reverse("tournaments:prizes", args=[t.pk])).content.decode()
-    # the champion takes the cup; the veterans' and the women's prizes are handed out too
+    # the champion takes the cup; the veterans' and the under-35s' prizes are handed out too
     assert ranking[0].name in prizes and "Кубок и диплом" in prizes
     assert prizes.count("Диплом") == 2

@@ -8,7 +8,7 @@
   5 rounds, finished and closed.
 - Клубный вечер «Козёл» — the ``kozel`` preset, 4 pairs, round robin, 3 rounds, finished.
 - «Кубок клуба «Дубль»» — 8 pairs, a Swiss of 3 rounds, then a top-4 knock-out with a match for
-  third place, closed; categories and a prize list (``tournaments/management/demo_cup.py``).
+  third place, closed; veterans and under-35s, a prize list (``management/demo_cup.py``).
 - Вечер «Пятёрки» — the ``muggins`` preset (RULES.md sections 15–23), 7 players each for
   himself (a table of four and a table of three), Swiss, 3 rounds, finished; every deal
   recorded move by move.
