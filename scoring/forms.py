@@ -15,7 +15,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from config.inputs import BadJSON, load_json
-from rules.games import at_table
+from rules.games import at_table, find_game
+from rules.presets import SEATS
+from scoring.games import make_match_rules
 from scoring.rules_words import GAME_NAMES
 from scoring.sheet import seat_label, side_label
 
@@ -291,7 +293,9 @@ class CorrectionForm(forms.Form):
 
 
 class MatchForm(forms.Form):
-    """A standalone match (a friendly, a club evening): a label, a table and names are enough."""
+    """A standalone match (a friendly, a club evening): a label, a table and names are enough;
+    how many play, where the game allows 2, 3 or 4 (the seats follow: N and E for two, N, E, S
+    for three)."""
 
     label = forms.CharField(label=_("Label"), max_length=200, required=False)
     table = forms.CharField(label=_("Table"), max_length=50, required=False)
@@ -299,24 +303,64 @@ class MatchForm(forms.Form):
     client_id = forms.UUIDField(required=False, widget=forms.HiddenInput)
     rules_preset = forms.ChoiceField(label=_("Rules"), initial="sport", choices=[
         (name, label) for name, label in GAME_NAMES.items() if at_table(name)])
+    players = forms.TypedChoiceField(
+        label=_("Players"), coerce=int, required=False, widget=forms.RadioSelect,
+        choices=[(2, "2"), (3, "3"), (4, "4")],
+        help_text=_("Empty: as many as the game is usually played by."),
+    )  # fmt: skip
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        # The seats' players are whatever the match's foreign keys point at (no app import).
+        # The seats' players are whatever the match's foreign keys point at (no app import);
+        # only those the registry offers this user (an archive's players stay its importer's)
         from scoring.models import Match
 
         players = Match._meta.get_field("seat_n").related_model._default_manager.all()
-        for seat in ("N", "E", "S", "W"):
+        if hasattr(players, "offered_to"):
+            players = players.offered_to(user)
+        for seat in SEATS:
             self.fields[f"seat_{seat}"] = forms.ModelChoiceField(
                 label=_("Seat %(seat)s") % {"seat": seat_label(seat)}, queryset=players,
                 required=False,
             )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        preset = data.get("rules_preset")
+        if not preset:
+            return data
+        low, high, usual = players_of(preset)
+        count = data.get("players") or usual
+        if not low <= count <= high:
+            allowed = str(low) if low == high else f"{low}–{high}"
+            self.add_error("players", _("%(game)s is played by %(allowed)s players.")
+                           % {"game": GAME_NAMES.get(preset, preset), "allowed": allowed})
+            return data
+        data["players"] = count
+        for seat in SEATS[count:]:  # a seat not in play: named, nothing created
+            if data.get(f"seat_{seat}"):
+                self.add_error(f"seat_{seat}", _(
+                    "Seat %(seat)s does not play in a game of %(n)s players: leave it empty."
+                ) % {"seat": seat_label(seat), "n": count})  # fmt: skip
+        return data
 
     def create_kwargs(self) -> dict[str, Any]:
         """Arguments of ``services.create_match``."""
         data = self.cleaned_data
         return {
             "label": data["label"], "table": data["table"], "rules_preset": data["rules_preset"],
-            "seats": {s: data[f"seat_{s}"] for s in ("N", "E", "S", "W")},
+            "players": data["players"],
+            "seats": {s: data[f"seat_{s}"] for s in SEATS},
             "client_id": data["client_id"],
         }
+
+
+def players_of(preset: str) -> tuple[int, int, int]:
+    """The fewest and most players of a game, and how many usually play it."""
+    low, high = find_game(preset).players
+    return low, high, make_match_rules(preset).players
+
+
+def players_table() -> dict[str, list[int]]:
+    """Each game at the table's [fewest, most, usual] players, for the form's script."""
+    return {name: list(players_of(name)) for name in GAME_NAMES if at_table(name)}

@@ -15,7 +15,7 @@ from django.views import View
 
 from scoring import services
 from scoring.errors import ScoringError
-from scoring.forms import MatchForm
+from scoring.forms import MatchForm, players_table
 from scoring.listing import Filters, listing
 from scoring.models import Match
 
@@ -46,11 +46,12 @@ class MatchCreateView(LoginRequiredMixin, View):
         return super().dispatch(request, *args, **kwargs)
 
     def get(self, request: HttpRequest) -> HttpResponse:
-        form = MatchForm(initial={"client_id": uuid.uuid4()})
-        return render(request, "scoring/match_form.html", {"form": form})
+        form = MatchForm(initial={"client_id": uuid.uuid4()}, user=request.user)
+        return render(request, "scoring/match_form.html", {"form": form,
+                                                           "games": players_table()})
 
     def post(self, request: HttpRequest) -> HttpResponse:
-        form = MatchForm(request.POST)
+        form = MatchForm(request.POST, user=request.user)
         if form.is_valid():
             try:
                 match = services.create_match(user=request.user, **form.create_kwargs())
@@ -63,4 +64,5 @@ class MatchCreateView(LoginRequiredMixin, View):
                     form.add_error(None, item["message"])
             else:
                 return redirect("scoring:sheet", pk=match.pk)
-        return render(request, "scoring/match_form.html", {"form": form}, status=400)
+        return render(request, "scoring/match_form.html", {"form": form, "games": players_table()},
+                      status=400)  # fmt: skip
