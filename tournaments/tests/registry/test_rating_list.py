@@ -91,7 +91,7 @@ def test_the_preview_writes_nothing_and_the_apply_writes_what_it_showed(
     change = AuditEntry.objects.get(action="player.update", tournament_id=tournament.pk)
     assert (change.before, change.after) == ({"rating": 1700}, {"rating": 1710})
     assert AuditEntry.objects.get(action="registry.rating_import").after == {
-        "changed": 1, "unchanged": 1, "conflicts": 3, "created": 1}
+        "changed": 1, "unchanged": 1, "conflicts": 3, "accepted": 0, "created": 1}
 
 
 def test_a_registry_changed_since_the_preview_or_a_forged_list_is_refused(
