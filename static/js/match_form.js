@@ -44,6 +44,10 @@
     showSeats();
   }
 
+  // with the script a count is always chosen: the words for «none chosen» say nothing
+  const help = document.querySelector("#players-choice .meta");
+  if (help) help.hidden = true;
+
   preset.addEventListener("change", () => {
     radios.forEach((r) => { r.checked = false; });
     showCounts();
