@@ -15,6 +15,7 @@ from tournaments.registration.api import ClubViewSet, EntryViewSet, PlayerViewSe
 from tournaments.results.api import CrosstableAPIView, PlayerHistoryAPIView, StandingsAPIView
 from tournaments.rounds.api import RoundViewSet
 from tournaments.seasons.api import SeasonViewSet
+from tournaments.stages.api import BracketAPIView
 
 
 class Router(DefaultRouter):
@@ -48,6 +49,7 @@ urlpatterns = [
     # read-only results (tournaments.results.api), before the router's tournament routes
     path("tournaments/<int:pk>/standings/", StandingsAPIView.as_view(), name="api-standings"),
     path("tournaments/<int:pk>/crosstable/", CrosstableAPIView.as_view(), name="api-crosstable"),
+    path("tournaments/<int:pk>/bracket/", BracketAPIView.as_view(), name="api-bracket"),
     path("players/<int:pk>/history/", PlayerHistoryAPIView.as_view(), name="api-player-history"),
     # the tournament archive (tournaments.archive.api), before the router's tournament routes
     path("tournaments/<int:pk>/archive/", ArchiveAPIView.as_view(), name="api-archive"),

@@ -844,6 +844,9 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     "GET /api/v1/tournaments/{id}/archive/": (MANAGED, None),
     "GET /api/v1/tournaments/{id}/chief-referees/": (Sees(SEE_T), None),
     "GET /api/v1/tournaments/{id}/crosstable/": (PRIVATE, NO_RESULTS),
+    # T has no final stage: its bracket is empty, hidden with T (a knock-out's unpublished
+    # rounds are left out as on the bracket page: tests/stages/test_bracket_api.py)
+    "GET /api/v1/tournaments/{id}/bracket/": (PRIVATE, None),
     "GET /api/v1/tournaments/{id}/standings/": (PRIVATE, NO_RESULTS),
     "GET /api/v1/tournaments/{id}/entries/": (PRIVATE, None),
     "GET /api/v1/tournaments/{id}/rounds/": (PRIVATE, Sees(SEE_T, shows=ids())),
