@@ -64,7 +64,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "tournaments.audit": ("accounts", "scoring", *SHARED),
     # an entry's own page by its personal link: its table, results and place
     "tournaments.personal": ("rules", "accounts", "scoring", *SHARED, *PURE,
-                             "tournaments.results"),  # fmt: skip
+                             "tournaments.results", "tournaments.stages"),  # fmt: skip
     # pages that update themselves and the live board: the shared layer and scoring only
     "tournaments.live": ("rules", "accounts", "scoring", *SHARED),
     "tournaments.substitutes": ("accounts", "scoring", *SHARED, "tournaments.rounds"),

@@ -60,13 +60,15 @@ CSV = """entry,last_name,first_name,club,city,rating,seed
 """
 
 
-def shot(page: Any, name: str, lang: str, full: bool = False) -> None:
+def shot(page: Any, name: str, lang: str, full: bool = False,
+         clip: dict[str, float] | None = None) -> None:
+    """The page (``full``: all of it) or the ``clip`` of it; ``name`` may hold a folder."""
     if not OUT:
         return
     folder = IMG if OUT == "1" else Path(OUT)
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}-{lang}.png"
-    page.screenshot(path=str(path), full_page=full)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=full or clip is not None, clip=clip)
     from PIL import Image
 
     with Image.open(path) as image:

@@ -19,6 +19,7 @@ from tournaments.errors import TournamentError
 from tournaments.models import Entry, PairingEntry, Round, Sanction, Tournament
 from tournaments.results.display import cached_results_table
 from tournaments.results.ledger import side_result
+from tournaments.stages.labels import table_labels
 
 #: what ``Entry.token`` looks like (``secrets.token_urlsafe(16)``); anything else is not looked up
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,32}$")
@@ -62,6 +63,7 @@ class RoundLine:
     result: str = ""  # win, draw, loss
     points_for: int = 0
     points_against: int = 0
+    label: str = ""  # a knock-out's tie and game («Полуфинал, партия 2»)
 
     @property
     def score(self) -> str:
@@ -175,6 +177,9 @@ def personal_page(entry: Entry) -> Page:
         lines.append(line)
     now = next((line for line in lines if current is not None
                 and line.number == current.number), None)  # fmt: skip
+    if now is not None and now.table is not None and current is not None and current.stage_id:
+        pairing_id = next(p.pairing_id for p in mine if p.round.number == now.number)
+        now.label = table_labels(current).get(pairing_id, "")
     rank, of, match_points = _rank(entry)
     latest = rounds[-1] if rounds else None
     waiting = (current is None and tournament.status != Tournament.Status.FINISHED

@@ -55,7 +55,7 @@ from tournaments.rounds import (
 from tournaments.rounds import notes as round_notes
 from tournaments.rounds.order import MAX_REASON, pairing_override, turn_of
 from tournaments.selectors import round_with_pairings
-from tournaments.stages.labels import table_labels
+from tournaments.stages.labels import label_tables
 from tournaments.stages.services import qualifying_over
 
 
@@ -158,10 +158,9 @@ class RoundView(ManageView):
         open_tables = [p.table for p in tables if p.pk not in forfeited
                        and (p.match is None or p.match.status != "confirmed")]  # fmt: skip
         why = explain.reasons(round_, tables)
-        labels = table_labels(round_)
+        knockout = label_tables(round_, tables)
         for table in tables:
             table.reasons = why.get(table.pk, [])  # type: ignore[attr-defined]
-            table.knockout_label = labels.get(table.pk, "")  # type: ignore[attr-defined]
             # the score in the sides' order (the stored totals come in the database's order)
             totals = table.match.totals if table.match else {}
             table.score = [(side, totals[side]) for side in SIDE_ORDER  # type: ignore[attr-defined]
@@ -175,7 +174,7 @@ class RoundView(ManageView):
             status_url=reverse("tournaments:manage_round_status", args=[pk, number]),
             open_tables=open_tables, standings_url=standings_url(pk, number),
             override=pairing_override(round_), notes=round_notes.in_words(round_.notes),
-            pair_next=_pair_next(self.tournament, round_),
+            pair_next=_pair_next(self.tournament, round_), knockout=knockout,
         )  # fmt: skip
 
 
@@ -281,9 +280,10 @@ class PrintTablesView(ManageView):
                  for pairing in sorted(pairings, key=lambda p: (p.table is None, p.table or 0))
                  for place in pairing.places.all()]  # fmt: skip
         personal = [(place, table, url, qr_svg(url)) for place, table, url in links]
+        tables = [p for p in pairings if p.table]
         return self.render("rounds/print_tables.html", round=round_, facts=facts,
-                           qr_svg=qr_svg(public), personal=personal,
-                           tables=[p for p in pairings if p.table],
+                           qr_svg=qr_svg(public), personal=personal, tables=tables,
+                           knockout=label_tables(round_, tables),
                            byes=[p for p in pairings if not p.table])  # fmt: skip
 
 
@@ -323,9 +323,7 @@ class RoundPairingsView(DetailView):
         pairings = list(self.object.pairings.all())
         context["tournament"] = self.object.tournament
         context["tables"] = [p for p in pairings if p.table]
-        labels = table_labels(self.object)
-        for table in context["tables"]:
-            table.knockout_label = labels.get(table.pk, "")
+        context["knockout"] = label_tables(self.object, context["tables"])
         context["byes"] = [p for p in pairings if not p.table]
         # a later round published while the page is open is announced on it (tournaments.live)
         context["newer"] = (Round.objects.filter(

@@ -24,7 +24,7 @@ from tournaments.http import ManageView, to_form
 from tournaments.models import Stage
 from tournaments.results.views import visible_tournament
 from tournaments.stages import bracket as brackets
-from tournaments.stages import display, services
+from tournaments.stages import display, moved, services
 from tournaments.stages.forms import StageForm
 
 #: the bracket page polls this often while its socket is down (seconds)
@@ -35,16 +35,8 @@ class StagesView(ManageView):
     def get(self, request: HttpRequest, pk: int) -> HttpResponse:
         first, stage = self.stages()
         return self.render("stages/setup.html", form=StageForm.of(first, stage), stage=stage,
-                           first=first, moved=self.moved(stage))  # fmt: skip
-
-    def moved(self, stage: Stage | None) -> dict[str, list[str]] | None:
-        """The frozen seeds and the ones the corrected qualifying standings give now."""
-        now = services.seeds_moved(self.tournament, stage) if stage else None
-        if now is None or stage is None:
-            return None
-        names = dict(self.tournament.entries.values_list("pk", "name"))
-        return {"then": [names.get(e, "—") for e in stage.seeds],
-                "now": [names.get(e, "—") for e in now]}
+                           first=first,
+                           moved=moved.seeds_moved(self.tournament, stage))  # fmt: skip
 
     def stages(self) -> tuple[Stage | None, Stage | None]:
         found = {s.number: s for s in self.tournament.stages.all()}
