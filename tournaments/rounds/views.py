@@ -56,7 +56,7 @@ from tournaments.rounds import notes as round_notes
 from tournaments.rounds.order import MAX_REASON, pairing_override, turn_of
 from tournaments.selectors import round_with_pairings
 from tournaments.stages.labels import label_tables
-from tournaments.stages.services import qualifying_over
+from tournaments.stages.services import qualifying_over, seeds_moved
 
 
 class DashboardView(ManageView):
@@ -89,6 +89,9 @@ class DashboardView(ManageView):
             to_finish=to_finish, can_close=can_close,
             short=can_close and len(round_list) < self.tournament.rounds,
             active=self.tournament.entries.filter(status=Entry.Status.ACTIVE).count(),
+            # a qualifying protocol corrected after the seeding: the stages page says what
+            seeds_moved=stage is not None and stage.started
+            and seeds_moved(self.tournament, stage) is not None,
         )  # fmt: skip
 
 

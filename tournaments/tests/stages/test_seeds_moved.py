@@ -81,6 +81,9 @@ def test_the_stages_page_says_what_a_correction_changed_since_the_seeding(
     for table in flipped:
         assert f"тур 6, стол {table}" in warning
     assert "«стороны перепутаны в протоколе»" in warning and "chief, " in warning
+    # the overview points to it
+    overview = client.get(f"/manage/{swiss.pk}/").content.decode()
+    assert 'id="seeds-moved-note"' in overview and url in overview
 
 
 def test_no_warning_while_the_final_stage_waits_or_the_standings_agree(
