@@ -126,12 +126,15 @@ def protocol_story(sheet: Sheet) -> list[Flowable]:
                                  ("LEFTPADDING", (0, 0), (-1, -1), 0)]))
     story += [heading, Spacer(1, 3 * mm)]
 
-    # Seats and names.
-    seat_rows = [[_("Seat"), _("Player"), _("Side")]]
+    # Seats and names; the side only where a side has two seats (no «pair» repeating the seat).
+    pairs = any(len(s.side) > 1 for s in sheet.sides)
+    seat_rows = [[_("Seat"), _("Player")] + ([_("Side")] if pairs else [])]
     side_label = {s.side: s.label for s in sheet.sides}
     for seat in sheet.seats:
-        seat_rows.append([seat.label, seat.name or "", side_label.get(seat.side, seat.side)])
-    seats = Table(seat_rows, colWidths=[18 * mm, 110 * mm, 25 * mm], hAlign="LEFT",
+        seat_rows.append([seat.label, seat.name or ""]
+                         + ([side_label.get(seat.side, seat.side)] if pairs else []))
+    seats = Table(seat_rows, colWidths=[18 * mm, 110 * mm] + ([25 * mm] if pairs else []),
+                  hAlign="LEFT",
                   rowHeights=[6 * mm] + [7 * mm] * len(sheet.seats))
     seats.setStyle(_grid_style(header_rows=1))
     story += [seats, Spacer(1, 4 * mm)]

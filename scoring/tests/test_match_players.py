@@ -76,3 +76,70 @@ def test_an_archives_players_are_not_offered_to_everyone(client, referee) -> Non
     answer = post(client, rules_preset="kozel", seat_N=hidden.pk)
     assert answer.status_code == 400 and not Match.objects.exists()
     assert shown.pk
+
+
+def seat_list(page: str) -> list[str]:
+    """The seats the sheet's head lists, in order."""
+    found = re.search(r'<ul class="seat-list">(.*?)</ul>', page, re.S)
+    assert found is not None
+    return re.findall(r"<li><b>([NESW])</b>", found.group(1))
+
+
+@pytest.mark.parametrize(("count", "seats"), [(2, "NE"), (3, "NES"), (4, "NESW")])
+def test_a_fives_match_for_two_three_or_four_shows_only_their_seats(
+    client, referee, count, seats
+) -> None:
+    client.force_login(referee)
+    names = dict(zip(seats, ("Орлов", "Зуев", "Лисин", "Рыбин"), strict=False))
+    players = {seat: PlayerFactory(last_name=name) for seat, name in names.items()}
+    answer = post(client, rules_preset="muggins", players=str(count),
+                  **{f"seat_{s}": p.pk for s, p in players.items()})  # fmt: skip
+    assert answer.status_code == 302
+    match = Match.objects.get()
+    assert match.rules["players"] == count
+    sheet = client.get(answer.url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert seat_list(sheet) == list(seats)
+    assert all(name in sheet for name in names.values())
+    board = re.search(r'<script id="fives-data" type="application/json">(.*?)</script>', sheet)
+    assert board is not None and json.loads(board.group(1))["seats"] == list(seats)
+    # the empty protocol's line spans the columns there are: №, lead, result and one per seat
+    assert f'<td colspan="{3 + count}" class="empty">' in sheet
+    printed = client.get(f"/matches/{match.pk}/print/", HTTP_ACCEPT_LANGUAGE="ru").content
+    seat_rows = re.search(r'<table class="seats">(.*?)</table>', printed.decode(), re.S)
+    assert seat_rows is not None and seat_rows.group(1).count("<tr>") == 1 + count
+    assert "<th>Пара</th>" not in seat_rows.group(1)  # each for himself: no pairs to name
+
+
+def test_a_kozel_for_three_records_three_hands(client, referee) -> None:
+    client.force_login(referee)
+    answer = post(client, rules_preset="kozel", players="3")
+    assert answer.status_code == 302
+    sheet = client.get(answer.url).content.decode()
+    assert seat_list(sheet) == ["N", "E", "S"] and 'data-seats="N,E,S"' in sheet
+    assert 'name="pips_S"' in sheet and 'name="pips_W"' not in sheet
+
+
+def test_a_pairs_game_refuses_three(client, referee) -> None:
+    client.force_login(referee)
+    answer = post(client, rules_preset="international", players="3")
+    assert answer.status_code == 400 and not Match.objects.exists()
+    assert "играют 4 игрока" in answer.content.decode()
+
+
+def test_a_seat_in_play_left_empty_is_named_and_nothing_is_created(client, referee) -> None:
+    client.force_login(referee)
+    a, b = PlayerFactory(last_name="Орлов"), PlayerFactory(last_name="Зуев")
+    answer = post(client, rules_preset="fives", players="3", seat_N=a.pk, seat_S=b.pk)
+    assert answer.status_code == 400 and not Match.objects.exists()
+    page = answer.content.decode()
+    assert ("Место E участвует в игре на 3 игроков: выберите игрока (или оставьте пустыми "
+            "все места).") in page  # fmt: skip
+    assert page.count("участвует в игре на 3 игроков") == 1  # E alone; W does not play
+    assert 'aria-describedby="id_seat_E_error"' in page and 'id="id_seat_E_error"' in page
+    # a sports domino's table seated in full is created; with its pairs on paper
+    c, d = PlayerFactory(last_name="Лисин"), PlayerFactory(last_name="Рыбин")
+    answer = post(client, rules_preset="sport", seat_N=a.pk, seat_E=b.pk, seat_S=c.pk,
+                  seat_W=d.pk)  # fmt: skip
+    assert answer.status_code == 302
+    printed = client.get(f"{answer.url}print/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "<th>Пара</th>" in printed
