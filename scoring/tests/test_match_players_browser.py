@@ -29,6 +29,14 @@ def test_the_seats_follow_the_game_and_the_number_of_players(
     page.select_option('select[name="rules_preset"]', "muggins")
     assert page.locator("#players-choice").is_visible()
     assert page.is_checked('input[name="players"][value="2"]') and seats() == ["N", "E"]
+    box = page.locator('#players-choice label[data-players="3"]').bounding_box()
+    assert box is not None and box["height"] >= 40  # a thumb's target on a phone
+    page.check('input[name="players"][value="4"]')
+    assert seats() == list("NESW")
+    page.select_option('select[name="rules_preset"]', "sport")  # back to four, no choice
+    assert not page.locator("#players-choice").is_visible() and seats() == list("NESW")
+    page.select_option('select[name="rules_preset"]', "muggins")
+    assert seats() == ["N", "E"]
     page.check('input[name="players"][value="3"]')
     assert seats() == ["N", "E", "S"]
     for seat, player in zip("NES", players, strict=True):
