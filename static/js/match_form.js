@@ -53,8 +53,5 @@
     showCounts();
   });
   radios.forEach((r) => r.addEventListener("change", showSeats));
-  // a count is always chosen here: «empty means the usual count» is for pages without scripts
-  const hint = document.querySelector("#players-choice .meta");
-  if (hint) hint.hidden = true;
   showCounts();
 })();
