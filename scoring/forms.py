@@ -342,16 +342,6 @@ class MatchForm(forms.Form):
                 self.add_error(f"seat_{seat}", _(
                     "Seat %(seat)s does not play in a game of %(n)s players: leave it empty."
                 ) % {"seat": seat_label(seat), "n": count})  # fmt: skip
-        # The seats in play all named, or none (the desk names them later): one forgotten
-        # seat is named rather than a match created with a hole at the table.
-        in_play = [f"seat_{seat}" for seat in SEATS[:count]]
-        if any(data.get(name) for name in in_play):
-            for name in in_play:
-                if not data.get(name) and name not in self.errors:
-                    self.add_error(name, _(
-                        "Seat %(seat)s plays in a game of %(n)s players: choose its player "
-                        "(or leave every seat empty)."
-                    ) % {"seat": seat_label(name[-1]), "n": count})  # fmt: skip
         return data
 
     def create_kwargs(self) -> dict[str, Any]:
