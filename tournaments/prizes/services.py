@@ -26,6 +26,7 @@ from accounts import audit
 from tournaments.access import User, locked_tournament
 from tournaments.errors import NotAllowed, TournamentError
 from tournaments.models import Category, Entry, Player, Prize, Tournament
+from tournaments.registry.records import refusal_of
 from tournaments.registry.rights import changeable
 
 CATEGORY_FIELDS = ("name", "order", "sex", "age_min", "age_max", "age_on", "rating_min",
@@ -34,15 +35,6 @@ CATEGORY_FIELDS = ("name", "order", "sex", "age_min", "age_max", "age_on", "rati
 
 def _not_found(message: str) -> TournamentError:
     return TournamentError.one("not_found", message, None)
-
-
-def _refusal(err: ValidationError) -> TournamentError:
-    items = []
-    for field, messages in err.message_dict.items():
-        for message in messages:
-            items.append({"code": "invalid", "message": message,
-                          "field": None if field == "__all__" else field})  # fmt: skip
-    return TournamentError(items)
 
 
 def save_settings(user: User, tournament_id: int, priority: str, ties: str,
@@ -57,7 +49,7 @@ def save_settings(user: User, tournament_id: int, priority: str, ties: str,
             tournament.full_clean(exclude=[f.name for f in Tournament._meta.fields
                                            if f.name not in names])  # fmt: skip
         except ValidationError as err:
-            raise _refusal(err) from err
+            raise refusal_of(err) from err
         tournament.save(update_fields=list(names))
         audit.record(user, "prizes.settings", tournament, tournament_id=tournament.pk,
                      before=before, after=audit.snapshot(tournament, names))  # fmt: skip
@@ -87,7 +79,7 @@ def save_category(user: User, tournament_id: int, fields: Mapping[str, Any],
         try:
             category.full_clean()
         except ValidationError as err:
-            raise _refusal(err) from err
+            raise refusal_of(err) from err
         category.save()
         category.entries.set(sorted(known) if category.members == Category.Members.CHOSEN else [])
         audit.record(user, "category.save", category, tournament_id=tournament.pk,
@@ -126,7 +118,7 @@ def save_prize(user: User, tournament_id: int, category_id: int | None, place: i
             prize.full_clean(exclude=["tournament", "category"], validate_unique=False,
                              validate_constraints=False)  # one per place: found above
         except ValidationError as err:
-            raise _refusal(err) from err
+            raise refusal_of(err) from err
         prize.save()
         audit.record(user, "prize.save", prize, tournament_id=tournament.pk, before=before,
                      after=audit.snapshot(prize, names) | {"category": str(category or "")})
@@ -180,7 +172,7 @@ def set_players(user: User, tournament_id: int,
                                            if f.name not in ("sex", "birth_year")],
                                   validate_unique=False)  # fmt: skip
             except ValidationError as err:
-                raise _refusal(err) from err
+                raise refusal_of(err) from err
             player.save(update_fields=["sex", "birth_year"])
             audit.record(user, "player.update", player, tournament_id=tournament.pk,
                          before=before, after=audit.snapshot(player, ("sex", "birth_year")))

@@ -33,7 +33,7 @@ from django.utils.translation import gettext as _
 
 from accounts import audit
 from config.inputs import validate_name
-from tournaments.errors import Conflict, TournamentError
+from tournaments.errors import Conflict, NotAllowed, TournamentError
 from tournaments.models import Player
 from tournaments.registration.shared import acting
 
@@ -217,7 +217,12 @@ def plan(rows: list[Row], create: bool, lock: bool = False) -> Plan:
 def apply(user: Any, rows: list[Row], create: bool, digest: str,
           accept: Collection[int] = ()) -> Plan:  # fmt: skip
     """Write the plan previewed (``digest``) and the conflicts ticked on it (their lines,
-    ``accept``); the plan's ``changes`` then hold the ticked conflicts too."""
+    ``accept``); the plan's ``changes`` then hold the ticked conflicts too. Superusers only,
+    whoever calls: the registry's ratings seed every organiser's tournaments."""
+    if not getattr(user, "is_superuser", False):
+        raise NotAllowed.one("not_allowed", _("Only a site administrator imports a rating list: "
+                                              "the registry's ratings seed every organiser's "
+                                              "tournaments."))  # fmt: skip
     changed = Conflict.one("changed", _(
         "The registry has changed since the preview: check the new preview and apply it again."))
     try:

@@ -105,12 +105,10 @@ class MergeView(LoginRequiredMixin, View):
         if dropped is None:
             messages.error(request, _("Choose the other record."))
             return redirect("tournaments:registry_merge", pk=pk)
-        if not changeable(request.user, [player, dropped]) == {player.pk, dropped.pk}:
-            raise PermissionDenied(_(
-                "Only an organiser of every tournament both players are in, or a site "
-                "administrator, may merge them."))  # fmt: skip
         try:
             merging.merge(request.user, player.pk, dropped.pk)
+        except NotAllowed as err:  # the service decides (``rights``): a refusal page, 403
+            raise PermissionDenied(err.messages[0]) from err
         except TournamentError as err:
             refused(request, err)
             return redirect(f"{request.path}?other={dropped.pk}")

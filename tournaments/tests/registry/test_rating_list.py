@@ -120,3 +120,16 @@ def test_an_organiser_cannot_import_a_rating_list(
     assert client.get("/registry/ratings/import/").status_code == 403
     assert preview(client).status_code == 403
     assert Player.objects.get(federation_id="RU-1").rating == 1700
+
+
+def test_the_service_itself_refuses_anyone_but_a_site_administrator(
+    organiser: User, registry: dict[str, Player]
+) -> None:
+    """Not only the page: a future API or command calling ``apply`` is refused too."""
+    from tournaments.errors import NotAllowed
+
+    rows, _problems = rating_list.read(LIST)
+    digest = rating_list.plan(rows, False).digest()
+    with pytest.raises(NotAllowed):
+        rating_list.apply(organiser, rows, False, digest)
+    assert Player.objects.get(federation_id="RU-1").rating == 1700
