@@ -8,8 +8,8 @@ with no second entry), and the club games of sections 24–31 (``rules.club.CLUB
 docs all ask this module. A new game is one entry in its judge's registry (and, for a new club
 game, a judge class in ``rules.club.games``).
 
-``at_table`` says whether the score sheet can record the game yet: the club games and
-``telefon`` are judged here but have no score sheet (issue 27), so the apps must not offer them.
+``at_table`` says whether the score sheet can record the game yet: ``telefon`` is judged here
+but has no score sheet yet, so the apps must not offer it.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def _club() -> list[Game]:
         family = CROSS if rules.layout == "cross" else END_OF_DEAL
         knobs = {k: CLUB_KNOBS[k] for k in CLUB_KNOBS if k in takes}
         out.append(Game(name, family, CLUB, knobs, {k: getattr(rules, k) for k in knobs},
-                        players, False))
+                        players, True))
     return out
 
 

@@ -27,6 +27,12 @@ RESULT_CHOICES = [
     ("redeal", _("redeal")),
 ]
 MODE_CHOICES = [("tiles", _("tiles")), ("pips", _("pips"))]
+#: the finishing move of a club game, as far as the special endings need it (RULES.md 29)
+FINISH_CHOICES = [("", _("another tile")), ("0:0", "0:0"), ("6:6", "6:6"),
+                  ("0:0 6:6", _("0:0 and 6:6 together"))]
+#: the lead of a «Морской козёл» (003) deal: as the rules name it, or a quick one (section 27)
+LEAD_CHOICES = [("", _("as usual")), ("6:6", _("quick, 6:6")), ("0:0", _("quick, 0:0")),
+                ("6:6 0:0", _("«внеочередной»: 6:6 and 0:0"))]
 
 
 def number_input(**attrs: Any) -> forms.TextInput:
@@ -48,10 +54,20 @@ class DealForm(forms.Form):
     expected_version = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, seats: tuple[str, ...] = ("N", "E", "S", "W"),
-                 sides: tuple[str, ...] = (), **kwargs: Any) -> None:
+                 sides: tuple[str, ...] = (), asks: frozenset[str] = frozenset(),
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seats = seats
         self.sides = sides
+        # what a club game needs beyond section 5's record (``scoring.games.sheet_asks``)
+        if "finish" in asks:
+            self.fields["finish"] = forms.ChoiceField(
+                label=_("Went out with"), required=False, choices=FINISH_CHOICES,
+                widget=forms.RadioSelect)
+        if "lead" in asks:
+            self.fields["lead_kind"] = forms.ChoiceField(
+                label=_("Lead of this deal"), required=False, choices=LEAD_CHOICES,
+                widget=forms.RadioSelect)
         for side in sides:
             # what the referee announced for each side, when he does (RULES.md section 5)
             self.fields[f"declared_{side}"] = forms.IntegerField(
@@ -108,12 +124,20 @@ class DealForm(forms.Form):
                 deal["hands"] = hands
         if data.get("time_up"):
             deal["time_up"] = True
+        if data.get("finish") and result == "domino":
+            deal["last_tiles"] = data["finish"]
+        if data.get("lead_kind") and result != "redeal":
+            deal["lead_tile"] = data["lead_kind"]
         declared = {side: data[f"declared_{side}"] for side in self.sides
                     if data.get(f"declared_{side}") is not None}
         if declared:
             # a side left blank announced nothing: 0 (RULES.md section 12)
             deal["declared"] = {side: declared.get(side, 0) for side in self.sides}
         return deal
+
+    def club_fields(self) -> list[forms.BoundField]:
+        """The club game's extra questions this form asks (``sheet_asks``), in page order."""
+        return [self[name] for name in ("lead_kind", "finish") if name in self.fields]
 
 
 class CorrectionDealForm(DealForm):

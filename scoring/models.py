@@ -90,6 +90,10 @@ class Match(models.Model):
     #: deals each side won (legal deals with a winner), e.g. {"NS": 5, "EW": 3}
     deals_won = models.JSONField(_("deals won"), default=dict, blank=True)
     next_leader = models.CharField(_("next leader"), max_length=1, blank=True)
+    #: a club game's result beyond the totals (RULES.md section 34): ``losers``, ``titles``,
+    #: and ``losses`` (``general``) or ``out`` (``semerka``, the seats out in order); {} for
+    #: the other games
+    outcome = models.JSONField(_("outcome"), default=dict, blank=True)
     #: times deals left the protocol (its last deal deleted, or all replaced by a correction).
     #: While 0, every key the history knows is a stored deal's, so recording a deal under a new
     #: key needs no look into the history (``scoring.services.deals``).

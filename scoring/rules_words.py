@@ -73,6 +73,17 @@ CHOICES: dict[str, Any] = {
     "deal": gettext_lazy("once the deal is scored"),
     "write_off": gettext_lazy("the losers write their hands off («Телефон»)"),
     "bonus": gettext_lazy("the winner takes the opponents' hands"),
+    "weekday": gettext_lazy("by the day of the week"),
+    "continue": gettext_lazy("the match goes on"),
+    "ends_match": gettext_lazy("the match ends"),
+    "any_hand": gettext_lazy("in any hand"),
+    "lone": gettext_lazy("only when alone in the hand"),
+    "either": gettext_lazy("going out with 0:0 or 6:6"),
+    "both": gettext_lazy("going out with 0:0 and 6:6 together"),
+    "golyi": gettext_lazy("«голый»: with 0:0; «генерал»: 0:0 and 6:6"),
+    "time": gettext_lazy("by time"),
+    "generals": gettext_lazy("by the number of generals"),
+    "losses": gettext_lazy("by the number of lost deals"),
 }  # fmt: skip
 
 #: the knobs a table's size decides: the seats of a sheet show them, a format sets them

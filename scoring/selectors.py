@@ -112,6 +112,7 @@ def match_data(match: Match) -> dict[str, Any]:
         "winner": match.winner or None,
         "unclaimed_eggs": match.unclaimed_eggs,
         "next_leader": match.next_leader or None,
+        "outcome": match.outcome,
         "has_pin": bool(match.confirm_pin),
         "submitted_by": _user(match.submitted_by),
         "submitted_at": match.submitted_at.isoformat() if match.submitted_at else None,

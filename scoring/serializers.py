@@ -46,6 +46,9 @@ class MatchOutSerializer(serializers.Serializer):
     winner = serializers.CharField(allow_null=True)
     unclaimed_eggs = serializers.IntegerField()
     next_leader = serializers.CharField(allow_null=True)
+    outcome = serializers.JSONField(
+        help_text="A club game's result beyond the totals (RULES.md section 34): losers, "
+        "titles ({side, title, n}), losses (general), out (semerka); {} for other games.")
     has_pin = serializers.BooleanField()
     submitted_by = UserRefSerializer(allow_null=True)
     submitted_at = serializers.DateTimeField(allow_null=True)

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from rules.club.presets import CLUB_PRESETS
 from scoring.rules_words import rules_words
 
 #: How many empty rows a blank protocol gets when the match does not end after a fixed number
@@ -86,6 +87,8 @@ class Row:
     burnt: bool = False
     #: the ladder named the leader (``leader`` is then the double he led, «1:1»): what that means
     leader_rule: str = ""
+    #: a club game's titles, sticks, players out, in words (``scoring.club_words.deal_notes``)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def is_redeal(self) -> bool:
@@ -132,6 +135,10 @@ class Sheet:
     #: printed for a round's paper in one go: no status and no match number (they mean
     #: nothing on paper; the QR code leads to the sheet)
     paper: bool = False
+    #: what the totals count when they are not points («палки», «генералы»); "" for points
+    units: str = ""
+    #: a club game's titles, players out and lost deals, a line each (``club_words``)
+    outcome: list[str] = field(default_factory=list)
 
     @property
     def grid_columns(self) -> int:
@@ -182,7 +189,7 @@ def ladder_lead(rules: Any) -> tuple[str, str]:
 
 def build_rows(deals: Iterable[Any], sides: Sequence[str], seats: Sequence[str],
                first_leader: str | None = None, ladder: tuple[str, str] = ("", ""),
-               burns: bool = False) -> list[Row]:
+               burns: bool = False, preset: str = "") -> list[Row]:
     """Rows from stored deals: anything with ``n``, ``record`` and ``verdict`` (the contract's).
     A record that does not name its leader (a paper protocol copied in) shows the seat the
     rules named: ``first_leader``, then the verdict before's ``next_leader``; until the first
@@ -224,6 +231,7 @@ def build_rows(deals: Iterable[Any], sides: Sequence[str], seats: Sequence[str],
             time_up=record.get("time_up") is True,
             leader_rule=rule,
             burnt=burns and _burnt(verdict),
+            notes=club_words.deal_notes(preset, verdict) if preset in CLUB_PRESETS else [],
         ))
     return rows
 
@@ -259,6 +267,9 @@ def _lead_rule(rules: Any, rows: Sequence[Row], next_leader: str | None) -> str:
     return "ladder_boneyard" if rules.has_boneyard else "ladder"
 
 
+from scoring import club_words  # noqa: E402  (it reads ``side_label`` above)
+
+
 def build_sheet(match: Any, deals: Iterable[Any], url: str = "",
                 facts: list[tuple[str, str]] | None = None) -> Sheet:
     """The sheet of ``match`` (a ``scoring.Match``) with ``deals`` in order."""
@@ -280,7 +291,7 @@ def build_sheet(match: Any, deals: Iterable[Any], url: str = "",
     ladder = ladder_lead(rules)
     burns = getattr(rules, "min_record", 0) > 0 and getattr(rules, "below_min", "") == "discard"
     rows = build_rows(deals, sides, seats, lead[5:] if lead.startswith("seat_") else None,
-                      ladder, burns)
+                      ladder, burns, rules.preset)
     totals = match.totals or {}
     winner = match.winner
     if winner == "draw":
@@ -320,11 +331,13 @@ def build_sheet(match: Any, deals: Iterable[Any], url: str = "",
         url=url,
         facts=(facts or []) + ([(_("Result"), _("final score without deals"))]
                                if getattr(match, "result_only", False) else []),
+        units=club_words.units(rules.preset),
+        outcome=club_words.outcome_lines(rules.preset, getattr(match, "outcome", None)),
     )
 
 
 def blank_copy(sheet: Sheet, paper: bool = False) -> Sheet:
     """The protocol to fill in by hand: no deals, the rows the rules play."""
     return replace(sheet, rows=[], totals=[0] * len(sheet.totals), finished=False,
-                   winner=None, winner_label="", unclaimed_eggs=0,
+                   winner=None, winner_label="", unclaimed_eggs=0, outcome=[],
                    blank_rows=sheet.planned_rows, paper=paper)  # fmt: skip

@@ -2,7 +2,7 @@
 
     FORMATS                                  every format: its players at a table and sides
     table_shape(format) -> Shape             the players at a table, partners or not
-    table_rules(preset, options, format, players=None) -> Rules | FivesRules
+    table_rules(preset, options, format, players=None) -> Rules | FivesRules | ClubRules
                                              the rules of one table (``rules.RulesError``)
     match_settings(preset, options, format, players) -> (options, players)
                                              what a table's scoring match is created with
@@ -36,10 +36,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules import Rules, RulesError, make_rules
+from rules.club import ClubRules, make_club_rules
 from rules.fives import FivesRules, make_fives_rules
-from rules.games import FIVES, at_table, judge_of
+from rules.games import CLUB, FIVES, at_table, judge_of
 
 PAIR_FORMATS = ("pairs", "individual", "teams")
+#: club games whose partnership is the knob ``pairs`` (``general`` is always in pairs)
+_CLUB_PAIRS_KNOB = ("dvorovoe", "kozel_morskoy", "osel")
 
 
 @dataclass(frozen=True)
@@ -64,12 +67,18 @@ FORMATS: dict[str, Shape] = {
 }
 
 #: the presets each format may be played with (``check`` says why another one is refused)
+#: the club games of seed 003 (RULES.md sections 24–31) go where their texts seat them: Осёл,
+#: Морской (003) and Генерал pair against pair (Генерал only so), дворовое either way, Чечевэ and
+#: Семёрка each for himself (never in pairs)
+_PAIR_GAMES = ("sport", "kozel", "morskoy", "international", "fives", "muggins", "dvorovoe",
+               "kozel_morskoy", "osel", "general")
 ALLOWED: dict[str, tuple[str, ...]] = {
-    "pairs": ("sport", "kozel", "morskoy", "international", "fives", "muggins"),
-    "individual": ("sport", "kozel", "morskoy", "international", "fives", "muggins"),
-    "teams": ("sport", "kozel", "morskoy", "international", "fives", "muggins"),
-    "singles": ("kozel", "morskoy", "fives", "muggins"),
-    "free_for_all": ("fives", "muggins"),
+    "pairs": _PAIR_GAMES,
+    "individual": _PAIR_GAMES,
+    "teams": _PAIR_GAMES,
+    "singles": ("kozel", "morskoy", "fives", "muggins", "dvorovoe", "kozel_morskoy", "osel",
+                "chechevo", "semerka"),
+    "free_for_all": ("fives", "muggins", "dvorovoe", "chechevo", "semerka"),
 }
 
 #: the formats in words, for the refusals below (the model's choices carry the page's labels)
@@ -116,7 +125,7 @@ def match_settings(preset: str, options: Mapping[str, Any] | None, format_: str,
     shape = table_shape(format_)
     merged = dict(options or {})
     if shape.partners:
-        if judge_of(preset) == FIVES:
+        if judge_of(preset) == FIVES or preset in _CLUB_PAIRS_KNOB:
             merged["pairs"] = True
             return merged, shape.players
         return merged, None
@@ -124,11 +133,14 @@ def match_settings(preset: str, options: Mapping[str, Any] | None, format_: str,
 
 
 def table_rules(preset: str, options: Mapping[str, Any] | None, format_: str,
-                players: int | None = None) -> Rules | FivesRules:
+                players: int | None = None) -> Rules | FivesRules | ClubRules:
     """The rules one table of the format plays under (raises ``rules.RulesError``)."""
     merged, count = match_settings(preset, options, format_, players)
-    if judge_of(preset) == FIVES:
+    judge = judge_of(preset)
+    if judge == FIVES:
         return make_fives_rules(preset, merged, count)
+    if judge == CLUB:
+        return make_club_rules(preset, merged, count)
     return make_rules(preset, merged, count)
 
 
@@ -140,6 +152,11 @@ def check(preset: str, options: Mapping[str, Any] | None, format_: str, system: 
         return  # the model's choices refuse it
     if not at_table(preset):  # the registry (rules.games): unknown, or not at the table yet
         table_rules(preset, options, format_)  # the engine's own refusal of an unknown preset
+        raise SetupProblem(
+            "rules_preset", "not_at_table",
+            f"«{preset}» cannot be recorded on the score sheet yet.",
+            f"«{preset}» пока нельзя вести в протоколе.",
+        )
     fixed = [name for name in FORMAT_KNOBS if name in (options or {})]
     if fixed:
         raise SetupProblem(

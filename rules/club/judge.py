@@ -221,9 +221,7 @@ def lead_problem(tiles: tuple[int, ...], en: str, ru: str) -> Problem:
 
 
 def _copy(s: ClubState) -> ClubState:
-    return ClubState(dict(s.totals), dict(s.hanging), s.eggs, s.counted, s.n, s.leader,
-                     s.finished, s.end, s.winner, s.overtime, list(s.losers), list(s.titles),
-                     dict(s.losses), list(s.out), s.opening, s.replay, s.keep_leader)
+    return s.copy()
 
 
 def _commit(state: ClubState, new: ClubState) -> None:

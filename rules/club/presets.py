@@ -55,6 +55,16 @@ class ClubRules(Seating):
         return T.TILE_COUNT - self.players * self.hand_size
 
     @property
+    def has_boneyard(self) -> bool:
+        return self.boneyard_size > 0
+
+    @property
+    def fewer_is_better(self) -> bool:
+        """A side with fewer points (sticks, generals) is ahead: every game but ``dvorovoe``,
+        where the winner records (section 30)."""
+        return self.preset != "dvorovoe"
+
+    @property
     def layout(self) -> str:
         return "cross" if self.preset in ("osel", "chechevo") else "line"
 

@@ -55,6 +55,13 @@ class ClubState:
     replay: tuple[tuple[int, ...], str | None] | None = None
     keep_leader: str | None = None
 
+    def copy(self) -> ClubState:
+        """A state to judge on without touching this one (as ``MatchState.copy``)."""
+        return ClubState(dict(self.totals), dict(self.hanging), self.eggs, self.counted, self.n,
+                         self.leader, self.finished, self.end, self.winner, self.overtime,
+                         list(self.losers), list(self.titles), dict(self.losses),
+                         list(self.out), self.opening, self.replay, self.keep_leader)
+
 
 @dataclass(slots=True)
 class ClubDealVerdict:

@@ -14,6 +14,7 @@ from django.utils.translation import ngettext
 
 from config.inputs import BadJSON, check_json
 from rules import DealVerdict, MatchState
+from rules.club.types import ClubDealVerdict, ClubState
 from rules.fives import FivesDealVerdict, FivesState
 from scoring.errors import DealRefused, problem_item
 from scoring.games import DEAL_KEYS, AnyJudge, AnyRules, deal_keys, deal_limit, judge_for
@@ -36,8 +37,8 @@ def _state_after(judge: AnyJudge, records: Sequence[Any]) -> AnyState:
     return _fold(judge, records).state
 
 
-AnyState = MatchState | FivesState
-AnyVerdict = DealVerdict | FivesDealVerdict
+AnyState = MatchState | FivesState | ClubState
+AnyVerdict = DealVerdict | FivesDealVerdict | ClubDealVerdict
 
 
 @dataclass
@@ -68,11 +69,27 @@ def _apply_state(match: Match, state: AnyState, won: dict[str, int] | None = Non
     match.winner = state.winner or ""
     match.unclaimed_eggs = state.eggs
     match.next_leader = state.leader or ""
+    match.outcome = club_outcome(match.rules.get("preset", match.rules_preset), state)
+
+
+def club_outcome(preset: str, state: AnyState) -> dict[str, Any]:
+    """What a club game's state says beyond the totals, as the contract's match object has it
+    (RULES.md section 34): the losers, the titles, Генерал's lost deals, Семёрка's players out
+    in order; {} for the other games."""
+    if not isinstance(state, ClubState):
+        return {}
+    out: dict[str, Any] = {"losers": list(state.losers),
+                           "titles": [dict(t) for t in state.titles]}
+    if preset == "general":
+        out["losses"] = dict(state.losses)
+    if preset == "semerka":
+        out["out"] = list(state.out)
+    return out
 
 
 #: what ``_apply_state`` and a deal's recording change on the match row
 _STATE_FIELDS = ["deals_won", "totals", "finished", "end", "winner", "unclaimed_eggs",
-                 "next_leader", "status", "version", "updated_at"]  # fmt: skip
+                 "next_leader", "outcome", "status", "version", "updated_at"]  # fmt: skip
 
 
 def _refused(verdict: AnyVerdict, prefix: str | None = None) -> DealRefused:

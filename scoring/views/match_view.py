@@ -16,7 +16,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
 
-from scoring import selectors, services
+from rules.club.types import ClubDealVerdict
+from scoring import club_words, selectors, services
 from scoring.errors import problem_item
 from scoring.forms import PinForm
 from scoring.models import Match
@@ -139,4 +140,7 @@ def verdict_context(sheet: Sheet, verdict: Any, errors: list[dict[str, Any]] | N
         "burnt": [(side_label(s), amount) for s, amount in
                   (getattr(verdict, "discarded", None) or {}).items()],
         "minimum": sheet.min_record,
+        # a club game's titles, stick, player out (``scoring.club_words``)
+        "notes": (club_words.deal_notes(sheet.preset, verdict.to_dict())
+                  if isinstance(verdict, ClubDealVerdict) else []),
     }

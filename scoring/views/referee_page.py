@@ -21,7 +21,7 @@ from config.limits import body_limit
 from scoring import services
 from scoring.errors import ScoringError
 from scoring.forms import DealForm
-from scoring.games import AnyRules, is_fives
+from scoring.games import AnyRules, is_fives, seats_out, sheet_asks
 from scoring.views.fives_page import fives_data
 from scoring.views.match_view import MatchView, form_errors, wants_json
 
@@ -29,6 +29,14 @@ from scoring.views.match_view import MatchView, form_errors, wants_json
 def deal_sides(rules: AnyRules) -> tuple[str, ...]:
     """The sides whose announced points the deal form takes (none for the fives board)."""
     return () if is_fives(rules) else tuple(rules.sides)
+
+
+def deal_form(match: Any, data: Any = None, **kwargs: Any) -> DealForm:
+    """The referee's deal form for the match's game: its seats and sides, and a club game's
+    extra questions (``scoring.games.sheet_asks``)."""
+    rules = match.get_rules()
+    return DealForm(data, seats=rules.seats, sides=deal_sides(rules), asks=sheet_asks(rules),
+                    **kwargs)
 
 
 class SheetView(MatchView):
@@ -49,20 +57,24 @@ class SheetView(MatchView):
         if form is None:
             # Every deal gets its key when the form is drawn (the script keeps it with a deal
             # waiting to be sent), so that sending the form again never stores it twice.
-            form = DealForm(seats=rules.seats, sides=deal_sides(rules), initial={
+            form = deal_form(match, initial={
                 "expected_version": match.version, "leader": match.next_leader or "",
                 "mode": "tiles", "client_id": uuid.uuid4(), "time_up": last_by_time,
             })
         sheet = self.sheet()
+        # ``semerka``: a seat out of the match is named in no later deal (RULES.md section 26)
+        out = seats_out(rules, match.outcome)
         form.fields["by"].choices = [("", "—")] + [(s.seat, sheet.seat_name(s.seat))
-                                                   for s in sheet.seats]
+                                                   for s in sheet.seats if s.seat not in out]
         if is_fives(rules):
             extra["fives_data"] = fives_data(match, rules)
         return self.context(
             sheet=sheet,
             form=form,
-            seat_list=list(rules.seats),
-            hand_rows=[(s, form[f"hand_{s.seat}"], form[f"pips_{s.seat}"]) for s in sheet.seats],
+            seat_list=[s for s in rules.seats if s not in out],
+            hand_rows=[(s, form[f"hand_{s.seat}"], form[f"pips_{s.seat}"]) for s in sheet.seats
+                       if s.seat not in out],
+            seats_out=[sheet.seat_name(s) for s in out],
             tile_rows=[[f"{a}:{b}" for b in range(a + 1)] for a in range(7)],
             last_deal=deals[-1].record if deals else None,
             last_n=len(deals),
@@ -97,8 +109,7 @@ class PreviewView(MatchView):
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
         if not services.can_write(request.user, self.match):  # as the API's preview
             raise PermissionDenied
-        rules = self.match.get_rules()
-        form = DealForm(request.POST, seats=rules.seats, sides=deal_sides(rules))
+        form = deal_form(self.match, request.POST)
         if not form.is_valid():
             return JsonResponse({"ok": False, "html": self.verdict_html(errors=form_errors(form))})
         try:
@@ -123,8 +134,7 @@ class RecordView(MatchView):
             "last_n": last.n if last else 0}, request=self.request)  # fmt: skip
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        rules = self.match.get_rules()
-        form = DealForm(request.POST, seats=rules.seats, sides=deal_sides(rules))
+        form = deal_form(self.match, request.POST)
         if not form.is_valid():
             return self.refused(form, form_errors(form), 400)
         data = form.cleaned_data

@@ -131,7 +131,7 @@ SPECS: dict[str, dict[str, str]] = {
         "rules_preset": STR, "rules_options": JSON, "rules": JSON, "referee": USER,
         "status": STR, "version": INT, "totals": JSON, "finished": BOOL, "end": STR,
         "winner": STR, "unclaimed_eggs": INT, "next_leader": STR, "pin_failures": INT,
-        "result_only": BOOL,
+        "result_only": BOOL, "outcome": JSON,
         "pin_set_by": USER, "created_by": USER, "created_at": DATETIME, "updated_at": DATETIME,
         "submitted_by": USER, "submitted_at": DATETIME_NULL, "confirmed_by": USER,
         "confirmed_with_pin": BOOL, "confirmed_at": DATETIME_NULL,

@@ -27,6 +27,7 @@ from config.inputs import quoted
 from rules import RulesError
 from scoring.games import AnyJudge, deal_keys, judge_for, make_match_rules
 from scoring.models import Match
+from scoring.services.state import club_outcome
 from tournaments.models import Round, Sanction
 
 #: statuses that say the protocol's result is final (and is counted in the standings)
@@ -168,6 +169,8 @@ def check_protocol(problems: Problems, item: Mapping[str, Any], fields: dict[str
                          _("Match %(match)s: %(fields)s differ from the engine's count of its "
                            "deals.") % {"match": match_name(item), "fields": ", ".join(differing)},
                          f"{where}.{differing[0]}")  # fmt: skip
+    # a club game's losers, titles, sticks and players out: the engine's, never the file's
+    fields["outcome"] = club_outcome(judge.rules.preset, state)
     return verdicts
 
 

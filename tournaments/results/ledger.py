@@ -101,7 +101,11 @@ def lot_seed(tournament: Tournament) -> int:
 
 def _swapped(tournament: Tournament) -> bool:
     try:
-        return getattr(tournament.rules, "scoring", "") == "losers_record_own"
+        rules = tournament.rules
+        # «козёл»'s losers record their own; in the club games (rules.club) but «дворовое»
+        # fewer points, sticks or generals are better
+        return (getattr(rules, "scoring", "") == "losers_record_own"
+                or getattr(rules, "fewer_is_better", False))
     except RulesError:
         return False
 

@@ -1,0 +1,62 @@
+"""The club games of seed 003 (RULES.md sections 24–31) in the tournament setup: offered by
+name, accepted with the formats their texts seat them in, refused with the others on the
+format field; ``telefon`` (no score sheet yet) is neither offered nor accepted. The setup asks
+the one registry (rules.games)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tournaments import formats, registration
+from tournaments.errors import TournamentError
+from tournaments.models import Tournament
+from tournaments.registration import rules_form
+from tournaments.registration.forms import TournamentForm
+
+pytestmark = pytest.mark.django_db
+
+CLUB_GAMES = ("dvorovoe", "kozel_morskoy", "osel", "chechevo", "semerka", "general")
+
+
+def test_the_setup_form_offers_every_game_at_the_table() -> None:
+    offered = [value for value, _ in TournamentForm().fields["rules_preset"].choices]
+    assert offered[:6] == ["sport", "kozel", "morskoy", "international", "muggins", "fives"]
+    assert set(offered[6:]) == set(CLUB_GAMES) and "telefon" not in offered
+    assert rules_form.table_presets() == offered
+
+
+@pytest.mark.parametrize("preset, format_", [
+    ("dvorovoe", "pairs"), ("dvorovoe", "free_for_all"), ("kozel_morskoy", "pairs"),
+    ("kozel_morskoy", "singles"), ("osel", "teams"), ("chechevo", "free_for_all"),
+    ("chechevo", "singles"), ("semerka", "free_for_all"), ("general", "pairs"),
+    ("general", "individual"),
+])  # fmt: skip
+def test_a_club_game_is_set_up_with_a_format_it_is_played_in(organiser, preset, format_):
+    tournament = registration.create_tournament(organiser, name="Клуб", rules_preset=preset,
+                                                format=format_)  # fmt: skip
+    rules = tournament.rules
+    assert rules.preset == preset
+    shape = formats.table_shape(format_)
+    assert rules.players == shape.players
+    assert rules.pairs is (shape.partners and shape.players == 4)
+
+
+@pytest.mark.parametrize("preset, format_", [
+    ("chechevo", "pairs"), ("semerka", "teams"), ("general", "singles"),
+    ("general", "free_for_all"), ("osel", "free_for_all"),
+])  # fmt: skip
+def test_a_club_game_in_a_format_it_is_not_played_in_is_refused_on_the_format(
+    organiser, preset, format_
+):
+    with pytest.raises(TournamentError) as refused:
+        registration.create_tournament(organiser, name="x", rules_preset=preset, format=format_)
+    assert refused.value.errors[0]["field"] == "format"
+    assert preset in refused.value.errors[0]["message"]
+    assert not Tournament.objects.exists()
+
+
+def test_telefon_is_refused_on_the_rules_preset_field(organiser) -> None:
+    with pytest.raises(TournamentError) as refused:
+        registration.create_tournament(organiser, name="x", rules_preset="telefon")
+    assert refused.value.errors[0]["field"] == "rules_preset"
+    assert not Tournament.objects.exists()
