@@ -15,8 +15,9 @@ draws (C.07 art. 16: ``tournaments.standings``); a forfeit is a paired round. Ac
 deduct in their round; revoked ones count nothing.
 
 Points. ``points_for`` is what the entry's side recorded and ``points_against`` the other side's,
-except under ``losers_record_own`` («козёл»: a side records its own bad points) where the two
-are swapped, so that "more points for" is better under every preset.
+except under ``losers_record_own`` («козёл»: a side records its own bad points) and in the club
+games where fewer points, sticks or generals are better (all but «дворовое», ``rules.club``),
+where the two are swapped, so that "more points for" is better under every preset.
 
 Each for himself (three or four sides at a table, ``tournaments.formats``): the match's winner
 wins, the other players lose; a drawn match is a draw for the players level at the top and a
@@ -206,22 +207,27 @@ def _key(column: str, key: str) -> KT:
     return KT(f"{column}__{key}")
 
 
-def side_result(winner: str, side: str, totals: dict[str, int]) -> str:
+def side_result(winner: str, side: str, totals: dict[str, int], swap: bool = False) -> str:
     """The side's result; with more than two sides a draw is only for those level at the
-    top (see the module docstring)."""
+    top (see the module docstring): the most points, or under ``swap`` the fewest."""
     if winner == "draw":
-        if len(totals) > 2 and totals.get(side, 0) < max(totals.values()):
-            return "loss"
+        if len(totals) > 2:
+            best = min(totals.values()) if swap else max(totals.values())
+            if totals.get(side, 0) != best:
+                return "loss"
         return "draw"
     return "win" if winner == side else "loss"
 
 
 def _side_points(side: str, totals: dict[str, int], swap: bool) -> tuple[int, int]:
     """(points for, points against) of ``side``: against the other side, or the best of the
-    others when there are several; swapped under ``losers_record_own``."""
+    others when there are several — the most points, or under ``swap`` (fewer is better) the
+    fewest; then swapped, so that more points for is better."""
     ours = totals.get(side, 0)
     others = [points for name, points in totals.items() if name != side]
-    theirs = max(others) if others else 0
+    if not others:
+        return (0, ours) if swap else (ours, 0)
+    theirs = min(others) if swap else max(others)
     return (theirs, ours) if swap else (ours, theirs)
 
 
@@ -339,7 +345,7 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
                 kind, result = ("forfeit_loss", "loss") if lost else ("forfeit_win", "win")
             elif decision is not None:
                 winner, end, totals, won = decision
-                kind, result = "", side_result(winner, side, totals)
+                kind, result = "", side_result(winner, side, totals, swap)
                 ours, others = _side_points(side, totals, swap)
             for entry_id in mine:
                 if kind == "":
