@@ -176,10 +176,15 @@ class PaperDealForm(forms.Form):
     key = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, seats: tuple[str, ...] = ("N", "E", "S", "W"),
-                 sides: tuple[str, ...] = ("NS", "EW"), **kwargs: Any) -> None:
+                 sides: tuple[str, ...] = ("NS", "EW"), finish: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seats, self.sides = seats, sides
         self.fields["by"].choices = [("", "—")] + [(s, seat_label(s)) for s in seats]
+        if finish:  # a club game whose special endings hang on the finishing tiles
+            self.fields["finish"] = forms.ChoiceField(
+                label=_("Went out with"), required=False,
+                choices=[("", "—"), *FINISH_CHOICES[1:]])
         for side in sides:
             self.fields[f"written_{side}"] = forms.IntegerField(
                 label=_("Written %(side)s") % {"side": side_label(side)}, required=False,
@@ -207,6 +212,9 @@ class PaperDealForm(forms.Form):
 
     def hands(self) -> list[forms.BoundField]:
         return [self[f"hand_{seat}"] for seat in self.seats]
+
+    def finish_field(self) -> forms.BoundField | None:
+        return self["finish"] if "finish" in self.fields else None
 
     def papers(self) -> list[forms.BoundField]:
         return [self[f"paper_{side}"] for side in self.sides]
@@ -247,6 +255,8 @@ class PaperDealForm(forms.Form):
             deal["declared"] = {side: written.get(side, 0) for side in self.sides}
         if data.get("time_up"):
             deal["time_up"] = True
+        if data.get("finish") and data["result"] == "domino":
+            deal["last_tiles"] = data["finish"]
         return deal
 
     def note(self) -> str:

@@ -118,3 +118,25 @@ def test_every_page_of_a_club_match_shows_its_words(client, chief, players, pres
     for tail in ("history/", "print/", "protocol.pdf", "transcribe/"):
         assert client.get(f"/matches/{match.pk}/{tail}").status_code == 200, tail
     assert 'name="finish"' in text or preset not in ("kozel_morskoy", "chechevo", "general")
+
+
+def test_the_desk_copies_a_paper_chechevo_protocol_with_its_finishing_tile(client, chief,
+                                                                          players):
+    """The desk's copy of a paper protocol asks «Чем вышел» for the games whose special
+    endings hang on it; a 0:0 finish typed there ends the match with its titles."""
+    from scoring.tests.helpers import paper_rows
+
+    match = services.create_match(user=chief, referee=chief, seats={s: players[s] for s in "NES"},
+                                  rules_preset="chechevo", rules_options={"players": 3})
+    client.force_login(chief)
+    page = client.get(f"/matches/{match.pk}/transcribe/").content.decode()
+    assert 'id="paper-col-finish"' in page and "Чем вышел" in page
+    deal = {"result": "domino", "by": "N", "hands": {"E": "6:5 4:4", "S": "3:1"}}
+    data = paper_rows([deal], sides=("N", "E", "S"))
+    data["row-0-finish"] = "0:0"
+    answer = client.post(f"/matches/{match.pk}/transcribe/", data, follow=True)
+    assert answer.status_code == 200
+    stored = Match.objects.get(pk=match.pk)
+    assert [d.record.get("last_tiles") for d in stored.deals.all()] == ["0:0"]
+    assert stored.finished and stored.end == "instant" and stored.winner == "N"
+    assert [t["title"] for t in stored.outcome["titles"]] == ["kozel", "kozel"]

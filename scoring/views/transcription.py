@@ -30,7 +30,7 @@ from scoring import services
 from scoring.changes import compare
 from scoring.errors import ScoringError
 from scoring.forms import PaperDealForm
-from scoring.games import is_fives
+from scoring.games import deal_limit, is_fives, sheet_asks
 from scoring.views.match_view import MatchView, name_place
 
 PaperRows = formset_factory(PaperDealForm, extra=0)
@@ -53,11 +53,12 @@ class TranscriptionPage(LoginRequiredMixin, MatchView):
     def room(self) -> int:
         """The rows a paper may still add: the rules' deal limit less the deals stored (the
         engine refuses more anyway; bounded here, a 990-row paper is not read at all)."""
-        return max(1, self.match.get_rules().deal_limit - self.match.deals.count())
+        return max(1, deal_limit(self.match.get_rules()) - self.match.deals.count())
 
     def rows(self, data: Any = None) -> Any:
         rules = self.match.get_rules()
-        kwargs = {"seats": tuple(rules.seats), "sides": tuple(rules.sides)}
+        kwargs = {"seats": tuple(rules.seats), "sides": tuple(rules.sides),
+                  "finish": "finish" in sheet_asks(rules)}
         if data is not None:
             room = self.room()
             bounded = formset_factory(PaperDealForm, extra=0, max_num=room, validate_max=True,
