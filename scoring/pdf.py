@@ -151,6 +151,7 @@ def protocol_story(sheet: Sheet) -> list[Flowable]:
             outcome += f" · {unclaimed}: {sheet.unclaimed_eggs}"
     else:
         outcome = f"{winner}: ____________________"
+    story += [Paragraph(_esc(line), st["base"]) for line in sheet.outcome]
     story += [Paragraph(outcome, st["base"]), Spacer(1, 8 * mm)]
 
     # Signature lines.
@@ -200,7 +201,7 @@ def _deal_grid(sheet: Sheet, width: float, st: dict[str, ParagraphStyle]) -> Tab
     head2 += [seat.label for seat in seats]
     for side in sides:
         head1 += [side.label, ""]
-        head2 += [_("written"), _("total")]
+        head2 += [_("written"), sheet.units or _("total")]
     head1.append(_("Eggs"))
     head2.append("")
     rows: list[list[Any]] = [head1, head2]
@@ -217,9 +218,9 @@ def _deal_grid(sheet: Sheet, width: float, st: dict[str, ParagraphStyle]) -> Tab
                 line += [str(row.recorded[i]) if row.recorded[i] else "–", str(row.totals[i])]
         line.append(str(row.eggs) if row.eggs else "")
         rows.append(line)
-        if row.scoring:
+        if row.scoring or row.notes:  # a fives deal's moves, a club deal's titles and sticks
             move_rows.append(len(rows))
-            rows.append(["", Paragraph(_esc(" · ".join(row.scoring)), st["cell"])]
+            rows.append(["", Paragraph(_esc(" · ".join(row.scoring + row.notes)), st["cell"])]
                         + [""] * (len(head1) - 2))
     next_n = (sheet.rows[-1].n + 1) if sheet.rows else 1
     for i in range(sheet.blank_rows):

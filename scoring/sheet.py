@@ -142,8 +142,9 @@ class Sheet:
 
     @property
     def grid_columns(self) -> int:
-        """Columns of the printed grid: №, lead, result, by, two per side, eggs."""
-        return 5 + 2 * len(self.sides)
+        """Columns of the printed grid: №, lead, result, by, what each seat had left, two per
+        side, eggs."""
+        return 5 + len(self.seats) + 2 * len(self.sides)
 
     @property
     def seat_map(self) -> dict[str, SeatLine]:

@@ -117,6 +117,13 @@ def test_every_page_of_a_club_match_shows_its_words(client, chief, players, pres
         assert "Звания:" in text
     for tail in ("history/", "print/", "protocol.pdf", "transcribe/"):
         assert client.get(f"/matches/{match.pk}/{tail}").status_code == 200, tail
+    printed = client.get(f"/matches/{match.pk}/print/").content.decode()
+    # the desk checks each amount against what each seat had left
+    assert "Осталось на руках" in printed and printed.count('<th class="hand">') == count
+    if match.outcome.get("titles"):
+        assert "Звания:" in printed
+    if preset == "semerka":
+        assert "палка:" in printed and "Выбыли по порядку:" in printed
     assert 'name="finish"' in text or preset not in ("kozel_morskoy", "chechevo", "general")
 
 
