@@ -142,7 +142,8 @@ def test_every_protocol_is_legal(seeded: str) -> None:
     matches = Match.objects.prefetch_related("deals")
     # Swiss, individual, Козёл, Пятёрка; the cup: 3 Swiss rounds of 4 tables, 2 semi-finals,
     # the final and the match for third place
-    assert matches.count() == 12 * 4 + 3 * 5 + 2 * 3 + 2 * 3 + 3 * 4 + 2 + 2
+    # the club evenings: Чечевэ 3 × 2 tables, Семёрка 2 × 2, Генерал 2 × 2, one «Осёл» match
+    assert matches.count() == 12 * 4 + 3 * 5 + 2 * 3 + 2 * 3 + 3 * 4 + 2 + 2 + 6 + 4 + 4 + 1
     for match in matches:
         judge = judge_for(match.get_rules())
         state = judge.start()
@@ -192,3 +193,25 @@ def test_the_club_cup_ends_in_a_knockout_and_a_prize_list(seeded: str, client) -
     # the champion takes the cup; the veterans' and the under-35s' prizes are handed out too
     assert ranking[0].name in prizes and "Кубок и диплом" in prizes
     assert prizes.count("Диплом") == 2
+
+
+def test_the_club_evenings_of_seed_003_are_played_with_their_own_results(seeded: str,
+                                                                        client) -> None:
+    from tournaments.management import demo_club
+
+    for name, preset in ((demo_club.CHECHEVO_NAME, "chechevo"),
+                         (demo_club.SEMERKA_NAME, "semerka"),
+                         (demo_club.GENERAL_NAME, "general")):
+        tournament = Tournament.objects.get(name=name)
+        assert tournament.status == Tournament.Status.FINISHED, name
+        matches = Match.objects.filter(pairing__round__tournament=tournament)
+        assert matches and all(m.rules["preset"] == preset and m.finished for m in matches)
+        page = client.get(f"/tournaments/{tournament.pk}/standings/")
+        assert page.status_code == 200
+    semerka = Match.objects.filter(pairing__round__tournament__name=demo_club.SEMERKA_NAME)
+    # each table plays until one player is left: the others are out, in order
+    assert all(len(m.outcome["out"]) == 3 and m.winner not in m.outcome["out"] for m in semerka)
+    general = Match.objects.filter(pairing__round__tournament__name=demo_club.GENERAL_NAME)
+    assert all(m.end == "time" and set(m.outcome["losses"]) == {"NS", "EW"} for m in general)
+    osel = Match.objects.get(label=demo_club.OSEL_LABEL)
+    assert osel.status == Match.Status.IN_PLAY and osel.deals.count() == 3

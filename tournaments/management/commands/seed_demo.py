@@ -1,4 +1,4 @@
-"""``manage.py seed_demo``: five demo events, their clubs and players, and demo accounts.
+"""``manage.py seed_demo``: eight demo events, their clubs and players, and demo accounts.
 
 - «Кубок трёх клубов» — sport domino, 24 fixed pairs from three clubs, Swiss, 6 rounds, now in
   round 4: rounds 1–3 confirmed and finished (standings snapshots), round 4 published with
@@ -9,15 +9,14 @@
 - Клубный вечер «Козёл» — the ``kozel`` preset, 4 pairs, round robin, 3 rounds, finished.
 - «Кубок клуба «Дубль»» — 8 pairs, a Swiss of 3 rounds, then a top-4 knock-out with a match for
   third place, closed; veterans and under-35s, a prize list (``management/demo_cup.py``).
-- Вечер «Пятёрки» — the ``muggins`` preset (RULES.md sections 15–23), 7 players each for
-  himself (a table of four and a table of three), Swiss, 3 rounds, finished; every deal
-  recorded move by move.
+- Вечер «Пятёрки» — ``muggins`` (RULES.md 15–23), 7 players each for himself, Swiss, 3 rounds.
+- «Чечевэ», «Семёрка», «Генерал» evenings and an «Осёл» match in play (``demo_club.py``).
 
 Everything is written through the real services: the pairing of ``tournaments.rounds``, deals
-played by ``rules.simulate.play_match`` (``play_fives_match`` for the fives games) with a seeded
-RNG and recorded, submitted and confirmed
-by ``scoring.services``, rounds finished by ``tournaments.rounds.finish_round``. So every
-protocol is legal and every invariant holds, and the same data comes out on every run.
+played by ``rules.simulate`` (and ``rules.club.simulate``) with a seeded RNG and recorded,
+submitted and confirmed by ``scoring.services``, rounds finished by
+``tournaments.rounds.finish_round``. So every protocol is legal and every invariant holds,
+and the same data comes out on every run.
 
 The account ``chief`` is appointed chief referee of every demo event (chief referees are per
 tournament). Idempotent: an event that exists (by name) is left as it is, except that ``chief``
@@ -39,12 +38,14 @@ from django.utils import timezone
 
 from accounts import roles
 from config.inputs import quoted
+from rules.club import ClubRules
 from rules.fives import FivesRules
 from rules.simulate import play_fives_match, play_match
 from scoring import services as scoring
 from scoring.models import Match
 from tournaments import discipline, ratings, registration, rounds
-from tournaments.management import demo_cup
+from tournaments.management import demo_club, demo_cup
+from tournaments.management.demo_club import CHECHEVO_NAME, GENERAL_NAME, SEMERKA_NAME
 from tournaments.management.demo_cup import CUP_NAME
 from tournaments.models import Club, Pairing, Player, Round, Season, Tournament
 
@@ -55,7 +56,8 @@ SWISS_NAME = "Кубок трёх клубов"
 INDIVIDUAL_NAME = "Личный турнир «Осенний дубль»"
 KOZEL_NAME = "Клубный вечер «Козёл»"
 FIVES_NAME = "Вечер «Пятёрки»"
-DEMO_TOURNAMENTS = (SWISS_NAME, INDIVIDUAL_NAME, KOZEL_NAME, FIVES_NAME, CUP_NAME)
+DEMO_TOURNAMENTS = (SWISS_NAME, INDIVIDUAL_NAME, KOZEL_NAME, FIVES_NAME, CUP_NAME,
+                    CHECHEVO_NAME, SEMERKA_NAME, GENERAL_NAME)
 SEASON_NAME = "Зимний сезон 2026/27"
 
 DEMO_ACCOUNTS = [
@@ -177,6 +179,11 @@ class Command(BaseCommand):
             with transaction.atomic():
                 build(users, clubs, players)
             built.append(name)
+        fresh = not Tournament.objects.filter(name=CHECHEVO_NAME).exists()
+        with transaction.atomic():  # the seed-003 club evenings (``demo_club``)
+            demo_club.build(self, users, clubs, players)
+        if fresh:
+            built += [CHECHEVO_NAME, SEMERKA_NAME, GENERAL_NAME]
         for name in DEMO_TOURNAMENTS:
             tournament = Tournament.objects.get(name=name)
             tournament.organisers.add(users["organiser"])
@@ -368,6 +375,8 @@ class Command(BaseCommand):
         rules = match.get_rules()
         if isinstance(rules, FivesRules):  # the line of play, move by move
             records = play_fives_match(rules, rng)
+        elif isinstance(rules, ClubRules):  # the club games of seed 003
+            records = demo_club.club_records(rules, rng)
         else:
             records = play_match(rules, rng)
         for record in records[:deals]:
