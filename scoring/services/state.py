@@ -75,7 +75,7 @@ def _apply_state(match: Match, state: AnyState, won: dict[str, int] | None = Non
 def club_outcome(preset: str, state: AnyState) -> dict[str, Any]:
     """What a club game's state says beyond the totals, as the contract's match object has it
     (RULES.md section 34): the losers, the titles, Генерал's lost deals, Семёрка's players out
-    in order; {} for the other games."""
+    in order and the place each took at the table by it; {} for the other games."""
     if not isinstance(state, ClubState):
         return {}
     out: dict[str, Any] = {"losers": list(state.losers),
@@ -84,6 +84,11 @@ def club_outcome(preset: str, state: AnyState) -> dict[str, Any]:
         out["losses"] = dict(state.losses)
     if preset == "semerka":
         out["out"] = list(state.out)
+        # ranked by when they went out: the last one left is 1st, the first out last
+        count = len(state.totals)
+        places = dict.fromkeys(state.totals, 1)
+        places.update({seat: count - i for i, seat in enumerate(state.out)})
+        out["places"] = places
     return out
 
 

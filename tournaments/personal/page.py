@@ -18,7 +18,7 @@ from tournaments.access import PUBLISHED
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, PairingEntry, Round, Sanction, Tournament
 from tournaments.results.display import cached_results_table
-from tournaments.results.ledger import side_result
+from tournaments.results.ledger import side_result, swapped
 from tournaments.stages.labels import table_labels
 
 #: what ``Entry.token`` looks like (``secrets.token_urlsafe(16)``); anything else is not looked up
@@ -118,7 +118,7 @@ def _result(line: RoundLine, match: Match | None, lost_by_forfeit: bool | None,
     elif match is not None and match.status == Match.Status.CONFIRMED and match.winner:
         totals = {k: int(v) for k, v in (match.totals or {}).items()}
         line.kind = "played"
-        line.result = side_result(match.winner, line.side, totals)
+        line.result = side_result(match.winner, line.side, totals, swapped(tournament))
         line.points_for = totals.get(line.side, 0)
         others = [v for k, v in totals.items() if k != line.side]
         line.points_against = max(others) if others else 0

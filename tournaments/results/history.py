@@ -169,7 +169,7 @@ def player_history(player: Player, visible: QuerySet[Tournament]) -> list[Histor
             kind, result = ("forfeit_loss", "loss") if lost else ("forfeit_win", "win")
         elif match is not None and match.status == Match.Status.CONFIRMED and match.winner:
             kind = "played"
-            result = ledger.side_result(match.winner, side, final)
+            result = ledger.side_result(match.winner, side, final, ledger.swapped(tournament))
             ours, theirs = final.get(side, 0), final.get(other, 0)
         rows = []
         for deal in sorted(deals.get(pairing.match_id or 0, []), key=lambda d: d.n):

@@ -17,7 +17,9 @@ deduct in their round; revoked ones count nothing.
 Points. ``points_for`` is what the entry's side recorded and ``points_against`` the other side's,
 except under ``losers_record_own`` («козёл»: a side records its own bad points) and in the club
 games where fewer points, sticks or generals are better (all but «дворовое», ``rules.club``),
-where the two are swapped, so that "more points for" is better under every preset.
+where the two are swapped, so that "more points for" is better under every preset. «Семёрка»
+reads each player's place at the table (1 the last one left; ``Match.outcome``) in place of
+the sticks, so its difference ranks the players by when they went out.
 
 Each for himself (three or four sides at a table, ``tournaments.formats``): the match's winner
 wins, the other players lose; a drawn match is a draw for the players level at the top and a
@@ -53,6 +55,8 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.results import round_games
+from tournaments.results.sides import side_points as _side_points
+from tournaments.results.sides import side_result, swapped
 
 COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
 
@@ -98,17 +102,6 @@ def lot_seed(tournament: Tournament) -> int:
     restores exactly (a primary key would change on import and reorder tied lines)."""
     created = tournament.created_at
     return int(created.timestamp() * 1_000_000) if created else (tournament.pk or 0)
-
-
-def _swapped(tournament: Tournament) -> bool:
-    try:
-        rules = tournament.rules
-        # «козёл»'s losers record their own; in the club games (rules.club) but «дворовое»
-        # fewer points, sticks or generals are better
-        return (getattr(rules, "scoring", "") == "losers_record_own"
-                or getattr(rules, "fewer_is_better", False))
-    except RulesError:
-        return False
 
 
 @dataclass(slots=True)
@@ -207,30 +200,6 @@ def _key(column: str, key: str) -> KT:
     return KT(f"{column}__{key}")
 
 
-def side_result(winner: str, side: str, totals: dict[str, int], swap: bool = False) -> str:
-    """The side's result; with more than two sides a draw is only for those level at the
-    top (see the module docstring): the most points, or under ``swap`` the fewest."""
-    if winner == "draw":
-        if len(totals) > 2:
-            best = min(totals.values()) if swap else max(totals.values())
-            if totals.get(side, 0) != best:
-                return "loss"
-        return "draw"
-    return "win" if winner == side else "loss"
-
-
-def _side_points(side: str, totals: dict[str, int], swap: bool) -> tuple[int, int]:
-    """(points for, points against) of ``side``: against the other side, or the best of the
-    others when there are several — the most points, or under ``swap`` (fewer is better) the
-    fewest; then swapped, so that more points for is better."""
-    ours = totals.get(side, 0)
-    others = [points for name, points in totals.items() if name != side]
-    if not others:
-        return (0, ours) if swap else (ours, 0)
-    theirs = min(others) if swap else max(others)
-    return (theirs, ours) if swap else (ours, theirs)
-
-
 def load(tournament: Tournament, upto_round: int | None = None, players: bool = True,
          with_cells: bool = True, every_round: bool = False) -> Ledger:  # fmt: skip
     """Load the tournament's counted rounds (7 queries) into plain games and cells.
@@ -248,7 +217,7 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
         rounds_qs = rounds_qs.filter(number__lte=upto_round)
     statuses = dict(rounds_qs.values_list("number", "status"))
     rounds = sorted(statuses)
-    swap = _swapped(tournament)
+    swap = swapped(tournament)
     sides_read = _sides_of(tournament)
     # the finished rounds' games as their last snapshot stored them (``round_games``), unless
     # the cells are wanted (only the tables have them)
@@ -282,13 +251,15 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
         .values_list("round__number", "pairing_id", "pairing__table", "entry_id", "side",
                      "pairing__match_id")
     ) if fresh else []  # fmt: skip
+    # «Семёрка» ranks a table by when its players went out (``Match.outcome``), not by sticks
+    scored = "outcome__places" if tournament.rules_preset == "semerka" else "totals"
     # the decided tables' results, the JSON keys of every side read as text by the database
     decided: dict[int, tuple[str, str, dict[str, int], dict[str, int]]] = {}
     for pk, winner, end, result_only, *values in [] if not fresh else Match.objects.filter(
         pairing__round__tournament=tournament, pairing__round__status__in=COUNTED,
         pairing__round__number__in=fresh, status=Match.Status.CONFIRMED,
     ).exclude(winner="").values_list(
-        "pk", "winner", "end", "result_only", *(_key("totals", side) for side in sides_read),
+        "pk", "winner", "end", "result_only", *(_key(scored, side) for side in sides_read),
         *(_key("deals_won", side) for side in sides_read),
     ):  # fmt: skip
         totals, won = values[: len(sides_read)], values[len(sides_read):]

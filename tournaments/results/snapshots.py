@@ -29,7 +29,8 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.results import round_games
-from tournaments.results.ledger import _sides_of, _swapped, load
+from tournaments.results.ledger import _sides_of, load
+from tournaments.results.sides import swapped
 from tournaments.results.tables import entry_rows, row_dict, team_rows
 
 
@@ -111,7 +112,7 @@ def take_snapshot(round_: Round) -> int:
     Standing.objects.bulk_create(rows, batch_size=1000)
     # the round's games too, for the live standings of the later rounds (``round_games``)
     round_games.keep(round_, ledger.games, ledger.cells,
-                     round_games.basis(tournament, _swapped(tournament), _sides_of(tournament)))
+                     round_games.basis(tournament, swapped(tournament), _sides_of(tournament)))
     return len(rows)
 
 

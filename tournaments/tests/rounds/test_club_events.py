@@ -99,3 +99,28 @@ def test_a_general_evening_in_pairs_seats_two_teams_and_counts_generals_not_poin
             row = rows[place.entry_id]
             assert (row["points_for"], row["points_against"]) == (generals[other],
                                                                   generals[place.side])
+
+
+def test_a_semerka_evening_ranks_each_table_by_when_its_players_went_out(
+    api: APIClient, organiser: User, referee_user: User
+) -> None:
+    """Section 35: a table plays until one player is left; the players are ranked by when they
+    went out — the last one left first, the first out last — not by their sticks (every
+    player out has the same three)."""
+    created = create(api, rules_preset="semerka", format="free_for_all")
+    tournament = Tournament.objects.get(pk=created.json()["id"])
+    add_players(tournament, 8)
+    round_ = play_club_round(organiser, tournament, random.Random(6), referee_user)
+    standings = api.get(f"/api/v1/tournaments/{tournament.pk}/standings/").json()
+    rows = {row["entry"]["id"]: row for row in standings["rows"]}
+    for pairing in round_.pairings.filter(table__isnull=False).select_related("match"):
+        match = pairing.match
+        out = match.outcome["out"]
+        assert len(out) == 3 and match.winner not in out
+        order = [match.winner, *reversed(out)]  # 1st … 4th at the table
+        assert [match.outcome["places"][s] for s in order] == [1, 2, 3, 4]
+        entry = {p.side: p.entry_id for p in pairing.places.all()}
+        differences = [rows[entry[s]]["points_for"] - rows[entry[s]]["points_against"]
+                       for s in order]
+        assert differences == sorted(differences, reverse=True) and len(set(differences)) == 4
+        assert rows[entry[match.winner]]["match_points"] == 2
