@@ -122,9 +122,9 @@ CLUB_KNOBS: dict[str, Knob] = {
     "first_lead": Knob(str, "Opening double: the ladder 1:1…6:6, or the day of the week",
                        "Заходной дубль: по старшинству с 1:1 или по дню недели",
                        choices=("ladder", "weekday")),
-    "weekday": Knob(int, "Day of the week (Monday 1 … Sunday 7) for first_lead weekday",
-                    "День недели (пн 1 … вс 7) для захода по дню недели", low=1, high=7,
-                    nullable=True),
+    "weekday": Knob(int, "Day of the week of the opening double, Monday 1 … Sunday 7 "
+                    "(null: the ladder)", "День недели заходного дубля, пн 1 … вс 7 "
+                    "(null — по старшинству)", low=1, high=7, nullable=True),
     "vneocherednoy": Knob(str, "«Внеочередной козёл»: play on, or the match ends",
                           "«Внеочередной козёл»: игра продолжается или партия окончена",
                           choices=("continue", "ends_match")),

@@ -32,6 +32,11 @@
     form.querySelectorAll(".knobs").forEach((box) => {
       box.hidden = box.dataset.engine !== chosen.engine;
     });
+    // a club game takes a few of its engine's knobs (RULES.md section 25): the others hide
+    form.querySelectorAll('.knobs[data-engine="clubgame"] .setup-field').forEach((p) => {
+      const input = p.querySelector("[name]");
+      p.hidden = !input || !(input.name in chosen.values);
+    });
     Object.entries(chosen.values).forEach(([name, value]) => {
       const input = form.elements.namedItem(name);
       if (input && input.nodeName) setValue(input, value);

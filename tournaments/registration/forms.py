@@ -113,6 +113,13 @@ class TournamentForm(forms.ModelForm):
     def knob_fields_fives(self) -> list[forms.BoundField]:
         return self.knob_fields("fives")
 
+    def knob_fields_club(self) -> list[tuple[forms.BoundField, bool]]:
+        """The club games' knobs, each with whether the chosen game takes it (the others
+        are hidden; the page's script shows a game's own when the game changes)."""
+        taken = rules_form.takes(str(self["rules_preset"].value() or ""))
+        return [(bound, bound.name.removeprefix("clubgame_") in taken)
+                for bound in self.knob_fields("clubgame")]
+
     def general_fields(self) -> list[forms.BoundField]:
         """Every field but the rules and the tie-breaks, in the form's order (a setting added
         to the model's form shows here without a change to the template)."""

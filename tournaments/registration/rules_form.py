@@ -8,10 +8,11 @@ each tie-break are kept here, translated by Django, because the engine names cho
 identifiers (``winner_takes_losers``). The form stores what the setup always stored: the preset
 and the knobs whose value differs from the preset's (``rules_options``).
 
-A knob field is named ``<engine>_<knob>`` (``classic_target``, ``fives_target``): the two
-engines share knob names with different choices and bounds, and a page shows the fields of the
-chosen preset's engine only. The knobs the format decides (players at a table, partners) are
-not fields.
+A knob field is named ``<engine>_<knob>`` (``classic_target``, ``fives_target``,
+``clubgame_target`` for the club games of seed 003 — not ``club_``, the prefix of the setup's
+club-avoidance fields): the engines share knob names with different choices and bounds, and a
+page shows the fields of the chosen preset's engine only (of a club game, its own few). The
+knobs the format decides (players at a table, partners) are not fields.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from rules import catalogue
+from rules.club import CLUB_KNOBS, CLUB_PRESETS
 from rules.fives import fives_catalogue
-from rules.games import FIVES, at_table, judge_of
+from rules.games import CLUB, FIVES, at_table, judge_of
 from scoring.rules_words import CHOICES, GAME_NAMES, knob_label
 from tournaments.formats import FORMAT_KNOBS
 
@@ -44,11 +46,27 @@ TIE_BREAK_HELP: dict[str, Any] = {
     "lot": _("Drawn by lot: the last resort."),
 }
 
-ENGINES = ("classic", "fives")
+ENGINES = ("classic", "fives", "clubgame")
 
 
 def engine_of(preset: str) -> str:
-    return "fives" if judge_of(preset) == FIVES else "classic"
+    judge = judge_of(preset)
+    return "fives" if judge == FIVES else "clubgame" if judge == CLUB else "classic"
+
+
+def _club_catalogue() -> dict[str, Any]:
+    """The club games of seed 003 (``rules.club``) in the shape of the other catalogues: each
+    preset with the knobs it takes only (section 25)."""
+    presets_ = {}
+    for name, (rules, takes, _players) in CLUB_PRESETS.items():
+        presets_[name] = {k: getattr(rules, k) for k in takes}
+    return {"default": "dvorovoe", "presets": presets_,
+            "knobs": {name: knob.describe() for name, knob in CLUB_KNOBS.items()}}
+
+
+def takes(preset: str) -> frozenset[str]:
+    """The knobs ``preset`` takes (the club games each take their own few)."""
+    return frozenset(presets().get(preset, {}))
 
 
 def table_presets() -> list[str]:
@@ -59,7 +77,7 @@ def table_presets() -> list[str]:
 
 @cache
 def _catalogues() -> dict[str, dict[str, Any]]:
-    return {"classic": catalogue(), "fives": fives_catalogue()}
+    return {"classic": catalogue(), "fives": fives_catalogue(), "clubgame": _club_catalogue()}
 
 
 def knob_table(engine: str) -> dict[str, dict[str, Any]]:

@@ -60,3 +60,33 @@ def test_telefon_is_refused_on_the_rules_preset_field(organiser) -> None:
         registration.create_tournament(organiser, name="x", rules_preset="telefon")
     assert refused.value.errors[0]["field"] == "rules_preset"
     assert not Tournament.objects.exists()
+
+
+def _setup(preset: str, options: dict | None = None, **fields) -> dict:
+    return {"name": "Клубный вечер", "rules_preset": preset,
+            **rules_form.posted(preset, options), "format": "free_for_all", "system": "swiss",
+            "rounds": 3, "points_win": 2, "points_draw": 1, "points_loss": 0,
+            "tie_breaks": ["match_points", "difference"], "bye_result": "win",
+            "club_avoidance": "among_equals", "club_strict_until": 0, "first_round": "seed",
+            **fields}
+
+
+def test_the_setup_page_types_a_club_games_knobs(client, organiser) -> None:
+    """A club game's knobs are typed fields as for the older presets: those the chosen game
+    takes shown, the others of its engine hidden (the page's script swaps them)."""
+    client.force_login(organiser)
+    page = client.get("/manage/new/").content.decode()
+    assert 'data-engine="clubgame"' in page and 'name="clubgame_sticks"' in page
+    answer = client.post("/manage/new/", _setup("semerka", {"sticks": 4}))
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    tournament = Tournament.objects.get(name="Клубный вечер")
+    assert tournament.rules_options == {"sticks": 4}
+    assert tournament.rules.sticks == 4 and tournament.rules.players == 4
+    shown = client.get(f"/manage/{tournament.pk}/setup/").content.decode()
+    sticks = shown.index('name="clubgame_sticks"')
+    # the field's paragraph is not hidden for «Семёрка»; «Генерал»'s rule is
+    assert " hidden" not in shown[shown.rindex("<p", 0, sticks):sticks]
+    rule = shown.index('name="clubgame_general_rule"')
+    assert " hidden" in shown[shown.rindex("<p", 0, rule):rule]
+    bad = client.post(f"/manage/{tournament.pk}/setup/", _setup("semerka", {"sticks": 11}))
+    assert bad.status_code == 400
