@@ -17,7 +17,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring.sheet import side_label
+from scoring.labels import side_label
 
 #: every title of section 29, by the engine's identifier
 TITLES: dict[str, Any] = {

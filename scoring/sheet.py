@@ -15,6 +15,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from rules.club.presets import CLUB_PRESETS
+from scoring import club_words
+from scoring.labels import seat_label, side_label
 from scoring.rules_words import rules_words
 
 #: How many empty rows a blank protocol gets when the match does not end after a fixed number
@@ -22,17 +24,6 @@ from scoring.rules_words import rules_words
 OPEN_ENDED_ROWS = 16
 #: Spare rows of a blank protocol with a fixed number of deals: redeals take a row too.
 SPARE_ROWS = 2
-
-
-def seat_label(seat: str) -> str:
-    """The seat's letter: N, E, S, W in every language, as the rules engine's messages name it."""
-    return seat
-
-
-def side_label(side: str) -> str:
-    if len(side) == 2:
-        return f"{seat_label(side[0])}–{seat_label(side[1])}"
-    return seat_label(side)
 
 
 def result_label(result: str) -> str:
@@ -266,9 +257,6 @@ def _lead_rule(rules: Any, rows: Sequence[Row], next_leader: str | None) -> str:
     if rules.first_lead == "any":
         return "lot"
     return "ladder_boneyard" if rules.has_boneyard else "ladder"
-
-
-from scoring import club_words  # noqa: E402  (it reads ``side_label`` above)
 
 
 def build_sheet(match: Any, deals: Iterable[Any], url: str = "",

@@ -175,6 +175,8 @@ def check(preset: str, options: Mapping[str, Any] | None, format_: str, system: 
             f"{allowed}.",
             f"Формат «{ru}» нельзя играть по правилам «{preset}»; можно по: {allowed}.",
         )
+    if system == "rotation":
+        _check_rotation(preset, options, format_)
     if format_ == "free_for_all" and system != "swiss":
         raise SetupProblem(
             "system", "format_system",
@@ -185,6 +187,25 @@ def check(preset: str, options: Mapping[str, Any] | None, format_: str, system: 
         )
     for size in table_shape(format_).sizes:
         table_rules(preset, options, format_, size)
+
+
+def _check_rotation(preset: str, options: Mapping[str, Any] | None, format_: str) -> None:
+    """«На вылет» (``tournaments.rotation``) is «Генерал»'s, pair against pair, and a stint must
+    end by lost deals or generals (the match's ``end``), not by time."""
+    if preset != "general" or format_ != "pairs":
+        raise SetupProblem(
+            "system", "rotation_game",
+            "The rotation «на вылет» is for «Генерал» played by fixed pairs.",
+            "Игра «на вылет» — для «Генерала» постоянными парами.",
+        )
+    if (options or {}).get("end") not in ("losses", "generals"):
+        raise SetupProblem(
+            "system", "rotation_end",
+            "In the rotation a team leaves the table when it loses: set «End of the match» to "
+            "«by the number of lost deals» or «by the number of generals».",
+            "На вылет команда уходит из-за стола, проиграв: задайте «Конец партии» — «по числу "
+            "проигрышей» или «по числу генералов».",
+        )
 
 
 __all__ = ["ALLOWED", "FORMATS", "PAIR_FORMATS", "RulesError", "SetupProblem", "Shape",

@@ -15,6 +15,7 @@ from tournaments.registration import views as registration
 from tournaments.registry import ratings_views as registry_ratings
 from tournaments.registry import views as registry
 from tournaments.results import views as results
+from tournaments.rotation.views import RotationView
 from tournaments.rounds import desk as rounds_desk
 from tournaments.rounds import views as rounds
 from tournaments.seasons import views as seasons
@@ -32,6 +33,7 @@ urlpatterns = [
          name="round_clock"),
     # results for players and spectators
     path("tournaments/<int:pk>/standings/", results.StandingsView.as_view(), name="standings"),
+    path("tournaments/<int:pk>/rotation/", RotationView.as_view(), name="rotation"),
     path("tournaments/<int:pk>/crosstable/", results.CrosstableView.as_view(), name="crosstable"),
     path("tournaments/<int:pk>/hall/", results.HallView.as_view(), name="hall"),
     path("tournaments/<int:pk>/bracket/", stages.BracketView.as_view(), name="bracket"),

@@ -56,9 +56,12 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the shared registry kept clean: records edited and merged by those allowed to
     "tournaments.registry": ("accounts", "scoring", *SHARED, "tournaments.registration",
                              "tournaments.ratings"),  # fmt: skip
+    # «Генерал» «на вылет»: the queue at one table, its standings and page
+    "tournaments.rotation": ("scoring", *SHARED, *PURE, "tournaments.results"),
     "tournaments.rounds": ("rules", "accounts", "scoring", *SHARED, *PURE,
                            "tournaments.registration", "tournaments.results",
-                           "tournaments.ratings", "tournaments.stages"),  # fmt: skip
+                           "tournaments.ratings", "tournaments.stages",
+                           "tournaments.rotation"),  # fmt: skip
     "tournaments.discipline": ("rules", "accounts", "scoring", *SHARED, *PURE,
                                "tournaments.registration", "tournaments.results"),  # fmt: skip
     "tournaments.audit": ("accounts", "scoring", *SHARED),

@@ -855,6 +855,9 @@ READS: dict[str, tuple[Sees | None, Sees | None]] = {
     "tournaments:detail": (PRIVATE, Sees(NOBODY, shows=link("/tournaments/{t_id}/rounds/2/"))),
     "tournaments:round": (PRIVATE, Sees(NOBODY)),
     "tournaments:standings": (PRIVATE, Sees(NOBODY)),
+    # T is not a rotation: its «at the table» page is a 404 for everyone; a private rotation's
+    # page is hidden from those who may not see it (tests/rotation/test_rotation.py)
+    "tournaments:rotation": (Sees(NOBODY), None),
     "tournaments:crosstable": (PRIVATE, Sees(NOBODY)),
     "tournaments:standings_export": (PRIVATE, Sees(NOBODY)),
     "tournaments:crosstable_export": (PRIVATE, Sees(NOBODY)),

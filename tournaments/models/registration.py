@@ -61,6 +61,8 @@ class Tournament(models.Model):
     class System(models.TextChoices):
         SWISS = "swiss", _("Swiss system")
         ROUND_ROBIN = "round_robin", _("Round robin")
+        #: «Генерал» «на вылет»: teams queue at one table (``tournaments.rotation``)
+        ROTATION = "rotation", _("Rotation at one table («на вылет»)")
 
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("Registration")

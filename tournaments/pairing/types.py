@@ -31,6 +31,7 @@ FLAGS = {
     "knockout": "a knock-out tie: seeded from the qualifying standings, the better seed at NS",
     "third_place": "the match for third place (the semi-finals' losers)",
     "group": "a round robin inside a group (Berger tables)",
+    "rotation": "«на вылет»: the team that stayed at N–S, the next in the queue at E–W",
 }
 
 

@@ -29,6 +29,7 @@ FLAG_LABELS = {
                   "NS"),
     "third_place": _("the match for third place (the semi-finals' losers)"),
     "group": _("a round robin inside a group (Berger tables)"),
+    "rotation": _("«на вылет»: the team that stayed at N–S, the next in the queue at E–W"),
     "swapped": _("changed by the organiser"),
 }
 assert set(FLAGS) <= set(FLAG_LABELS)  # noqa: S101 - every flag of the contract is explained

@@ -34,6 +34,7 @@ from tournaments.pairing import (
     SwissOptions,
     knockout,
 )
+from tournaments.rotation import tables as rotation
 from tournaments.rounds import acceleration, selectors
 from tournaments.stages import bracket as brackets
 
@@ -129,6 +130,8 @@ def plan_round(round_: Round) -> Plan:
         present = {e.pk for e in _available(tournament, number, locked)}
         result = _round_robin(tournament, number - tournament.rounds, present,
                               list(round_.stage.seeds))  # fmt: skip
+    elif tournament.system == Tournament.System.ROTATION:  # «Генерал» «на вылет»
+        result = rotation.next_table(tournament, number)
     elif tournament.format == Tournament.Format.TEAMS:
         everyone = _available(tournament, number, locked)
         snapshot = selectors.snapshot_of(everyone)
