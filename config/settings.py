@@ -72,7 +72,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "config.middleware.CSPMiddleware",
     "config.middleware.DatabaseUnavailableMiddleware",
     # a request body over its limit is answered 413 before anything reads it
     "config.limits.RequestBodyLimitMiddleware",
