@@ -116,8 +116,9 @@ def record_deal(
         if match.status == Match.Status.DRAFT:
             match.status = Match.Status.IN_PLAY
         match.version += 1
-        match.save(update_fields=_STATE_FIELDS)
-        stored = Deal.objects.create(
+        # ``match.save(update_fields=…)`` and ``Deal.objects.create(…)``, compiled once
+        compiled.save_fields(match, _STATE_FIELDS)
+        stored = Deal(
             match=match,
             n=len(records) + 1,
             record=record,
@@ -127,6 +128,7 @@ def record_deal(
             time_up_by_clock=stamped,
             created_by=user if user.is_authenticated else None,
         )
+        compiled.insert(stored)
         _history_row(match, user, MatchVersion.Action.RECORD_DEAL, None, _deal_json(stored),
                      reason=reason)
     return RecordedDeal(stored, created=True)
