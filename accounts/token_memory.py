@@ -24,7 +24,8 @@ on every request from the remembered expiry (an expired one goes to knox, which 
 rolled back and can be tried again); if a request cannot read the generation, it asks the
 database. Without a shared Redis cache (the embedded mode: one process, a local-memory cache)
 nothing is remembered. Not seen: changes made around the ORM (raw SQL, ``QuerySet.update`` of
-users or tokens), which the project does not make; the memory's age bounds them.
+users or tokens), which the project does not make; the memory's age bounds them. knox's
+``AUTO_REFRESH`` (off here) would not renew a token answered from memory.
 """
 
 from __future__ import annotations
