@@ -14,6 +14,7 @@ stored password (a stronger hasher) is not a change and revokes nothing.
 
 from __future__ import annotations
 
+import binascii
 from typing import Any
 
 from django.conf import settings
@@ -23,7 +24,10 @@ from django.dispatch import receiver
 from django.utils import timezone
 from drf_spectacular.contrib.knox_auth_token import KnoxTokenScheme
 from knox.auth import TokenAuthentication as KnoxTokenAuthentication
+from knox.crypto import hash_token
 from knox.models import AuthToken
+
+from accounts import token_memory
 
 
 def issue(user: Any) -> tuple[AuthToken, str]:
@@ -61,13 +65,30 @@ def _revoke_on_password_change(sender: Any, instance: Any, created: bool, **kw: 
 
 
 class TokenAuthentication(KnoxTokenAuthentication):
-    """knox's authentication without its sweep of the user's other tokens on every request.
+    """knox's authentication without its sweep of the user's other tokens on every request,
+    and with the process's memory of the tokens it checked (``accounts.token_memory``).
 
     knox reads all of the user's tokens each time one is presented, to delete the expired ones:
     a query on every deal a referee records. Here only the presented token's own expiry is
     checked (an expired one is refused and deleted, as knox does); the user's other expired
     tokens are deleted when a token is issued (``issue``) and never authenticate meanwhile.
+    A token checked recently, and not revoked since, is answered from memory without a query.
     """
+
+    def authenticate_credentials(self, token: bytes) -> tuple[Any, AuthToken]:
+        read_at = token_memory.generation()  # before the database is read (the module says why)
+        try:
+            digest = hash_token(token.decode("utf-8"))
+        except (TypeError, ValueError, binascii.Error):
+            digest = None  # knox refuses it below
+        if read_at is not None and digest is not None:
+            remembered = token_memory.recall(digest, read_at)
+            if remembered is not None:
+                return remembered
+        user, auth_token = super().authenticate_credentials(token)
+        if read_at is not None and digest is not None:
+            token_memory.remember(digest, auth_token, read_at)
+        return user, auth_token
 
     def _cleanup_token(self, auth_token: Any) -> bool:  # knox 5.1's hook, pinned
         if auth_token.expiry is not None and auth_token.expiry < timezone.now():

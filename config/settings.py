@@ -72,7 +72,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    "config.middleware.CSPMiddleware",
     "config.middleware.DatabaseUnavailableMiddleware",
     # a request body over its limit is answered 413 before anything reads it
     "config.limits.RequestBodyLimitMiddleware",
@@ -359,6 +359,7 @@ AXES_DISABLE_ACCESS_LOG = True  # failures are what is counted; sign-ins are not
 AXES_VERBOSE = False
 # API tokens (django-rest-knox, accounts/tokens.py): hashed, one per client, each expiring.
 API_TOKEN_TTL_HOURS = env.int("API_TOKEN_TTL_HOURS", default=7 * 24)
+API_TOKEN_MEMORY_SECONDS = env.int("API_TOKEN_MEMORY_SECONDS", default=60)  # token_memory.py
 REST_KNOX = {
     "TOKEN_TTL": timedelta(hours=API_TOKEN_TTL_HOURS),
     "AUTH_HEADER_PREFIX": "Token",  # what clients send today: Authorization: Token …

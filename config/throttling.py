@@ -58,8 +58,8 @@ class _AtomicWindow(SimpleRateThrottle):
 
     def _increment(self, key: str) -> int:
         backend = caches["default"]  # where DRF's throttles count (``SimpleRateThrottle.cache``)
-        if isinstance(backend, RedisCache):
-            client = _redis(_first_location(settings.CACHES["default"]["LOCATION"]))
+        client = shared_redis()
+        if client is not None:
             full_key = backend.make_and_validate_key(key)
             with client.pipeline(transaction=True) as pipe:
                 pipe.set(full_key, 0, ex=self.duration + 1, nx=True)
@@ -75,6 +75,14 @@ class _AtomicWindow(SimpleRateThrottle):
 
     def wait(self) -> float | None:
         return self._retry_after
+
+
+def shared_redis() -> redis.Redis | None:
+    """The Redis client of the default cache when that cache is Redis (shared by every process),
+    else None (the embedded mode's local-memory cache: one process)."""
+    if not isinstance(caches["default"], RedisCache):
+        return None
+    return _redis(_first_location(settings.CACHES["default"]["LOCATION"]))
 
 
 def _first_location(location: str | list[str]) -> str:

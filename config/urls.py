@@ -15,13 +15,15 @@ REDOC_LOAD_STYLES = ["'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
                      "'sha256-QMIg+bpjm3JdElJ388KYke01izlUW0UoNOeKjpMxdgc='"]  # fmt: skip
 
 urlpatterns = [
+    # first: every API request (a referee's every deal) is resolved without trying the pages'
+    # patterns first (about 0.07 ms of CPU each); no page path starts with api/
+    path("api/v1/", include("config.api_urls")),
     path("", include("tournaments.urls")),
     path("", include("accounts.urls")),
     path("", include("scoring.urls")),
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
-    path("api/v1/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # the pages carry the Content-Security-Policy's nonce (templates/api/)
     path("api/docs/", SpectacularSwaggerView.as_view(

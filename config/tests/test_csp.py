@@ -126,3 +126,22 @@ def test_the_api_docs_load_swagger_ui_and_redoc_from_this_site() -> None:
         assert "cdn" not in html.lower() and "@latest" not in html and "googleapis" not in html
         served = Client().get(re.search(rf'src="(/static/[^"]*{asset})"', html).group(1))
         assert served.status_code == 200
+
+
+def test_the_header_built_once_is_django_csps_own(settings: Any, boss: User) -> None:
+    """config.middleware.CSPMiddleware builds the header of the plain policy once; what it
+    writes is what django-csp writes, and the pages with a nonce or their own policy keep
+    theirs."""
+    from csp.utils import build_policy
+
+    api = Client().get("/api/v1/tournaments/")
+    assert api["Content-Security-Policy"] == build_policy()
+    assert "nonce-" not in api["Content-Security-Policy"]
+    client = Client()
+    client.force_login(boss)
+    assert client.get("/")["Content-Security-Policy"] == build_policy()
+    assert any(v.startswith("'nonce-") for v in policy(client.get("/api/docs/"))["script-src"])
+    redoc = policy(Client().get("/api/redoc/"))["style-src"]
+    assert "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='" in redoc
+    settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {"default-src": ["'none'"]}}
+    assert Client().get("/api/v1/tournaments/")["Content-Security-Policy"] == "default-src 'none'"

@@ -16,6 +16,7 @@ from rules import DealVerdict
 from scoring.errors import DealRefused, ScoringError
 from scoring.games import ALL_DEAL_KEYS
 from scoring.models import Deal, Match, MatchVersion
+from scoring.services import compiled
 from scoring.services.clock import refuse_early_time_up, stamp_time_up
 from scoring.services.guards import _check_version, _lock, _require_editable, _require_writer
 from scoring.services.history import _history_row, _log
@@ -95,8 +96,7 @@ def record_deal(
         _require_writer(user, match)
         # The stored deals' keys and records in one query: a retry is found among them, and a
         # new deal is judged after them (no model instances, the verdicts are not read).
-        stored_deals = list(match.deals.order_by("n")
-                            .values_list("client_id", "record", "time_up_by_clock"))
+        stored_deals = compiled.stored_deals(match)
         if key is not None and _is_retry(match, key, record, stored_deals):
             # a retry: the same answer, nothing new
             return RecordedDeal(match.deals.get(client_id=key), created=False)
@@ -116,8 +116,9 @@ def record_deal(
         if match.status == Match.Status.DRAFT:
             match.status = Match.Status.IN_PLAY
         match.version += 1
-        match.save(update_fields=_STATE_FIELDS)
-        stored = Deal.objects.create(
+        # ``match.save(update_fields=…)`` and ``Deal.objects.create(…)``, compiled once
+        compiled.save_fields(match, _STATE_FIELDS)
+        stored = Deal(
             match=match,
             n=len(records) + 1,
             record=record,
@@ -127,6 +128,7 @@ def record_deal(
             time_up_by_clock=stamped,
             created_by=user if user.is_authenticated else None,
         )
+        compiled.insert(stored)
         _history_row(match, user, MatchVersion.Action.RECORD_DEAL, None, _deal_json(stored),
                      reason=reason)
     return RecordedDeal(stored, created=True)

@@ -8,13 +8,15 @@ from django.utils.translation import gettext as _
 
 from scoring.errors import Conflict, NotAllowed, error
 from scoring.models import Match
+from scoring.services.compiled import lock_match
 from scoring.services.permissions import User, can_write
 
 EDITABLE = (Match.Status.DRAFT, Match.Status.IN_PLAY)
 
 
 def _lock(match_id: int) -> Match:
-    return Match.objects.select_for_update().get(pk=match_id)
+    # ``Match.objects.select_for_update().get(pk=match_id)``, compiled once per process
+    return lock_match(match_id)
 
 
 def _check_version(match: Match, expected_version: int | None) -> None:

@@ -11,6 +11,7 @@ from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
 
 from scoring.models import Match, MatchVersion
+from scoring.services import compiled
 from scoring.services.permissions import User
 
 
@@ -40,7 +41,7 @@ def _history_row(
     protocol: Any = None,
     confirmed: bool = False,
 ) -> MatchVersion:
-    return MatchVersion.objects.create(
+    row = MatchVersion(
         match=match,
         version=match.version,
         action=action,
@@ -51,6 +52,8 @@ def _history_row(
         protocol=protocol,
         confirmed=confirmed,
     )
+    compiled.insert(row)  # ``MatchVersion.objects.create(…)``, compiled once
+    return row
 
 
 #: the changes that take deals out of a protocol (``Match.deals_removed`` counts them)
