@@ -6,6 +6,8 @@
   plays until one player is left, sticks and the players out in order on every protocol;
 - «Генерал: вечер клуба» — «Генерал», 8 players with partners drawn each round, 2 rounds, each
   table's match ends by time after its sixth deal: generals, not points;
+- «Генерал на вылет» — 4 fixed pairs queue at one table (``tournaments.rotation``): a stint ends
+  at two lost deals, its loser waits at the end; five stints played, the sixth at the table;
 - «Осёл» at one table, a match in play that the referee ``referee`` is recording.
 
 Played like the rest of the demo: the pairing job, the club simulator's deals
@@ -23,12 +25,19 @@ from django.utils import timezone
 from rules.club import ClubRules, club_judge
 from rules.club.simulate import play_club_match
 from scoring import services as scoring
+from tournaments import registration, rounds
 from tournaments.models import Club, Player, Tournament
 
 CHECHEVO_NAME = "Вечер Чечевэ"
 SEMERKA_NAME = "Семёрка до последнего"
 GENERAL_NAME = "Генерал: вечер клуба"
 OSEL_LABEL = "Осёл на веранде"
+ROTATION_NAME = "Генерал на вылет"
+#: the rotation's four pairs (club, index of two players each)
+ROTATION_PAIRS = [((0, 1), (0, 2)), ((1, 1), (1, 2)), ((2, 1), (2, 2)), ((0, 3), (1, 3))]
+ROTATION_PLAYED = 5
+#: the evenings, in the order the demo lists them
+NAMES = (CHECHEVO_NAME, SEMERKA_NAME, GENERAL_NAME, ROTATION_NAME)
 #: «Генерал» is played by time: the deal after which the referee marks that time is up
 GENERAL_DEALS = 6
 
@@ -51,7 +60,7 @@ def build(command: Any, users: dict[str, Any], clubs: list[Club],
           players: list[list[Player]]) -> None:  # fmt: skip
     """The three evenings and the «Осёл» match in play."""
     today = timezone.localdate()
-    for name, preset, format_, chosen, rounds, days, seed in (
+    for name, preset, format_, chosen, count, days, seed in (
         (CHECHEVO_NAME, "chechevo", Tournament.Format.FREE_FOR_ALL, CHECHEVO_PLAYERS, 3, 5, 31),
         (SEMERKA_NAME, "semerka", Tournament.Format.FREE_FOR_ALL, SEMERKA_PLAYERS, 2, 4, 32),
         (GENERAL_NAME, "general", Tournament.Format.INDIVIDUAL, GENERAL_PLAYERS, 2, 2, 33),
@@ -61,9 +70,38 @@ def build(command: Any, users: dict[str, Any], clubs: list[Club],
         command._players_event(
             users, clubs, players, chosen, random.Random(seed), name=name,
             start_date=today - timedelta(days=days), venue="Москва, клуб «Дубль», веранда",
-            rules_preset=preset, format=format_, rounds=rounds,
+            rules_preset=preset, format=format_, rounds=count,
         )  # fmt: skip
+    if not Tournament.objects.filter(name=ROTATION_NAME).exists():
+        _rotation(command, users, clubs, players)
     _osel_in_play(users, players)
+
+
+def _rotation(command: Any, users: dict[str, Any], clubs: list[Club],
+              players: list[list[Player]]) -> None:  # fmt: skip
+    """«Генерал на вылет»: five stints confirmed, the sixth published and not yet begun."""
+    organiser = users["organiser"]
+    day = timezone.localdate()
+    tournament = registration.create_tournament(
+        organiser, name=ROTATION_NAME, start_date=day, end_date=day,
+        venue="Москва, клуб «Дубль», веранда", rules_preset="general",
+        rules_options={"end": "losses"}, format=Tournament.Format.PAIRS,
+        system=Tournament.System.ROTATION, rounds=8, public=True,
+    )  # fmt: skip
+    command._appoint_chief(tournament, users)
+    for seed, ((c1, i1), (c2, i2)) in enumerate(ROTATION_PAIRS, 1):
+        first, second = players[c1][i1], players[c2][i2]
+        registration.add_entry(organiser, tournament.pk,
+                               name=f"{first.last_name} — {second.last_name}",
+                               players=[first, second], club=clubs[c1], seed=seed)
+    rng = random.Random(35)
+    for number in range(1, ROTATION_PLAYED + 2):
+        round_ = command._pair(organiser, tournament, users)
+        if number > ROTATION_PLAYED:
+            break
+        for pairing in command._tables(round_):
+            command._play(pairing, rng, users)
+        rounds.finish_round(organiser, round_.pk)
 
 
 def _osel_in_play(users: dict[str, Any], players: list[list[Player]]) -> None:

@@ -142,8 +142,9 @@ def test_every_protocol_is_legal(seeded: str) -> None:
     matches = Match.objects.prefetch_related("deals")
     # Swiss, individual, Козёл, Пятёрка; the cup: 3 Swiss rounds of 4 tables, 2 semi-finals,
     # the final and the match for third place
-    # the club evenings: Чечевэ 3 × 2 tables, Семёрка 2 × 2, Генерал 2 × 2, one «Осёл» match
-    assert matches.count() == 12 * 4 + 3 * 5 + 2 * 3 + 2 * 3 + 3 * 4 + 2 + 2 + 6 + 4 + 4 + 1
+    # the club evenings: Чечевэ 3 × 2 tables, Семёрка 2 × 2, Генерал 2 × 2, six stints «на
+    # вылет», one «Осёл» match
+    assert matches.count() == 12 * 4 + 3 * 5 + 2 * 3 + 2 * 3 + 3 * 4 + 2 + 2 + 6 + 4 + 4 + 6 + 1
     for match in matches:
         judge = judge_for(match.get_rules())
         state = judge.start()
@@ -213,5 +214,9 @@ def test_the_club_evenings_of_seed_003_are_played_with_their_own_results(seeded:
     assert all(len(m.outcome["out"]) == 3 and m.winner not in m.outcome["out"] for m in semerka)
     general = Match.objects.filter(pairing__round__tournament__name=demo_club.GENERAL_NAME)
     assert all(m.end == "time" and set(m.outcome["losses"]) == {"NS", "EW"} for m in general)
+    rotation = Tournament.objects.get(name=demo_club.ROTATION_NAME)
+    page = client.get(f"/tournaments/{rotation.pk}/rotation/").content.decode()
+    assert "Очередь" in page and "За столом" in page
+    assert rotation.round_set.filter(status=Round.Status.FINISHED).count() == 5
     osel = Match.objects.get(label=demo_club.OSEL_LABEL)
     assert osel.status == Match.Status.IN_PLAY and osel.deals.count() == 3

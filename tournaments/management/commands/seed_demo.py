@@ -10,7 +10,7 @@
 - «Кубок клуба «Дубль»» — 8 pairs, a Swiss of 3 rounds, then a top-4 knock-out with a match for
   third place, closed; veterans and under-35s, a prize list (``management/demo_cup.py``).
 - Вечер «Пятёрки» — ``muggins`` (RULES.md 15–23), 7 players each for himself, Swiss, 3 rounds.
-- «Чечевэ», «Семёрка», «Генерал» evenings and an «Осёл» match in play (``demo_club.py``).
+- «Чечевэ», «Семёрка», «Генерал» (one «на вылет») evenings, an «Осёл» match (``demo_club``).
 
 Everything is written through the real services: the pairing of ``tournaments.rounds``, deals
 played by ``rules.simulate`` (and ``rules.club.simulate``) with a seeded RNG and recorded,
@@ -45,7 +45,6 @@ from scoring import services as scoring
 from scoring.models import Match
 from tournaments import discipline, ratings, registration, rounds
 from tournaments.management import demo_club, demo_cup
-from tournaments.management.demo_club import CHECHEVO_NAME, GENERAL_NAME, SEMERKA_NAME
 from tournaments.management.demo_cup import CUP_NAME
 from tournaments.models import Club, Pairing, Player, Round, Season, Tournament
 
@@ -57,7 +56,7 @@ INDIVIDUAL_NAME = "Личный турнир «Осенний дубль»"
 KOZEL_NAME = "Клубный вечер «Козёл»"
 FIVES_NAME = "Вечер «Пятёрки»"
 DEMO_TOURNAMENTS = (SWISS_NAME, INDIVIDUAL_NAME, KOZEL_NAME, FIVES_NAME, CUP_NAME,
-                    CHECHEVO_NAME, SEMERKA_NAME, GENERAL_NAME)
+                    *demo_club.NAMES)
 SEASON_NAME = "Зимний сезон 2026/27"
 
 DEMO_ACCOUNTS = [
@@ -179,11 +178,10 @@ class Command(BaseCommand):
             with transaction.atomic():
                 build(users, clubs, players)
             built.append(name)
-        fresh = not Tournament.objects.filter(name=CHECHEVO_NAME).exists()
+        fresh = [n for n in demo_club.NAMES if not Tournament.objects.filter(name=n).exists()]
         with transaction.atomic():  # the seed-003 club evenings (``demo_club``)
             demo_club.build(self, users, clubs, players)
-        if fresh:
-            built += [CHECHEVO_NAME, SEMERKA_NAME, GENERAL_NAME]
+        built += fresh
         for name in DEMO_TOURNAMENTS:
             tournament = Tournament.objects.get(name=name)
             tournament.organisers.add(users["organiser"])
