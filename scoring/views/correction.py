@@ -184,8 +184,14 @@ class CorrectView(CorrectionPage):
                           "and is shown again."),
                 "offline": _("No connection: the protocol will be judged again when it is "
                              "back. Nothing is lost."),
+                "tap_tile": _("Move %(n)s: tap the tile"), "choose_end": _("Lay it on:"),
+                "end_names": {"L": _("left"), "R": _("right"), "U": _("up"), "D": _("down")},
             },
         }
+        if not pickable:  # the fives board's table (fives_table.js) offers a tile's ends
+            extra["correction_data"]["table"] = {
+                "spinner": getattr(rules, "spinner", "none") != "none",
+                "all_arms": getattr(rules, "spinner_count", "") == "all_arms"}
         return self.context(**extra)
 
     @staticmethod
