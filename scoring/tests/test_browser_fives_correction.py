@@ -1,8 +1,8 @@
 """In a real browser at 360 px (Russian): the chief referee corrects a confirmed «Пятёрка» protocol
 with the move-list editor (issue 27). He taps a deal's number, sees its moves as rows, taps a
 move's tile field and another tile on the grid, lays it on the end it fits, sees the move's count
-and points and the protocol judged again, writes the reason and saves; the history tells the
-change in words. axe-core finds nothing blocking on the editor."""
+and points and the protocol judged again, reloads the page (his unsaved work is kept), writes the reason
+and saves; the history tells the change in words. axe-core finds nothing blocking on the editor."""
 
 from __future__ import annotations
 
@@ -91,6 +91,11 @@ def test_the_chief_corrects_a_move_of_a_confirmed_fives_protocol_on_a_phone(
         assert not found, found
         page.screenshot(path="/tmp/fives-correction-ru.png", full_page=True)
         assert Match.objects.get(pk=match.pk).totals == before  # nothing saved yet
+        # a reload keeps the unsaved correction in this browser, judged as it was left
+        page.reload()
+        page.wait_for_selector("#draft-note:not([hidden])")
+        judged(page)
+        assert words in page.inner_text("#review")
         page.fill("#id_reason", "кость перепутана")
         with page.expect_navigation():
             page.click("#save-correction")

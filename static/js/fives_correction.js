@@ -22,6 +22,31 @@
   var selected = null;   // the entry whose tile is being chosen on the grid
   var seq = 0;
 
+  // What is being corrected is kept in this browser per match and version until it is saved,
+  // as on the other games' correction page (correction.js): a reload loses nothing.
+  var draftPrefix = "correction:" + data.match + ":", draftKey = draftPrefix + data.version;
+  function keep() {
+    try {
+      localStorage.setItem(draftKey, JSON.stringify({ deals: form.elements.deals.value,
+                                                      reason: form.elements.reason.value }));
+    } catch (e) { /* private mode: the form still holds it */ }
+  }
+  function restore() {
+    try {
+      Object.keys(localStorage).forEach(function (key) {
+        if (key.indexOf(draftPrefix) === 0 && key !== draftKey) localStorage.removeItem(key);
+      });
+      var kept = JSON.parse(localStorage.getItem(draftKey) || "null");
+      if (!kept || (kept.deals === form.elements.deals.value &&
+                    kept.reason === form.elements.reason.value)) return false;
+      form.elements.deals.value = kept.deals;
+      form.elements.reason.value = kept.reason;
+      var note = document.getElementById("draft-note");
+      note.textContent = S.kept; note.hidden = false;
+      return true;
+    } catch (e) { return false; }
+  }
+
   function post(name, value) {
     var body = new FormData(form);
     body.delete("action"); body.delete("pick");
@@ -43,6 +68,7 @@
       if (answer.editor !== undefined) {
         box.innerHTML = answer.editor;
         form.elements.deals.value = answer.deals;
+        keep();
         if (name === "pick") {
           selected = null;
           var title = document.getElementById("move-editor-title");
@@ -72,17 +98,23 @@
   // ---------------------------------------------------------------- the tile grid
   function field(j, name) { return form.elements["e" + j + "-" + name]; }
 
-  // The table as the moves before entry j left it (those the board can lay: single tiles).
+  // The table as the moves before entry j left it (a move the board cannot read is skipped).
   function tableBefore(j) {
     var table = new window.Fives.Table(data.table);
     for (var k = 0; k < j; k++) {
       if (!field(k, "kind") || field(k, "kind").value !== "move") continue;
       var tile = field(k, "tile").value.trim(), end = field(k, "end").value || null;
+      var several = tile.split(/\s+/);
+      if (several.length > 1) {        // «Телефон»: several doubles, an end typed for each
+        var ends = (end || "").split(/\s+/);
+        if (ends.length === several.length) table.playDoubles(several, ends);
+        continue;
+      }
       if (!/^\d:\d$/.test(tile)) continue;
       if (table.moves > 0 && !end) {
-        var ends = table.legalEnds(tile);
-        if (ends.length !== 1) continue;
-        end = ends[0];
+        var fits = table.legalEnds(tile);
+        if (fits.length !== 1) continue;
+        end = fits[0];
       }
       table.play(tile, end);
     }
@@ -148,5 +180,8 @@
     offerEnds(selected, b.dataset.tile);
   });
 
+  form.elements.reason.addEventListener("input", keep);
   root.classList.add("js");
+  // a kept correction: the protocol judged as it was left (the editor closed)
+  if (restore() && !form.elements["edit-deal"]) post("action", "preview");
 })();
