@@ -1,8 +1,9 @@
 """In a real browser at 360 px (Russian): the chief referee corrects a confirmed «Пятёрка» protocol
 with the move-list editor (issue 27). He taps a deal's number, sees its moves as rows, taps a
 move's tile field and another tile on the grid, lays it on the end it fits, sees the move's count
-and points and the protocol judged again, reloads the page (his unsaved work is kept), writes the reason
-and saves; the history tells the change in words. axe-core finds nothing blocking on the editor."""
+and points and the protocol judged again, reloads the page (his unsaved work is kept), writes
+the reason and saves; the history tells the change in words. axe-core finds nothing blocking on
+the editor."""
 
 from __future__ import annotations
 
