@@ -206,3 +206,41 @@ def test_a_points_only_deal_is_edited_as_numbers(client, referee, chief) -> None
     assert Match.objects.get(pk=match.pk).totals == {"N": 14, "E": 15}
     history = client.get(f"/matches/{match.pk}/history/").content.decode()
     assert "Раздача 1, ход 2: E +15 вместо E +5." in history
+
+
+def test_a_telefon_protocol_round_trips_through_the_editor_with_several_doubles(
+    client, referee, chief
+) -> None:
+    """A «Телефон» deal with two doubles laid in one move: its row holds both tiles and their
+    ends; posted back unchanged it is the same deal, and a double moved to an end taken by the
+    other is refused naming the deal and the move."""
+    import random
+
+    from rules.fives.simulate import play_fives_match
+
+    rules = make_fives_rules("telefon", {"target": 60})
+    deals = play_fives_match(rules, random.Random(6))
+    d, j = next((d, j) for d, deal in enumerate(deals) for j, e in enumerate(deal["play"])
+                if "tiles" in e)
+    match = services.create_match(user=referee, rules_preset="telefon",
+                                  rules_options={"target": 60})
+    for deal in deals:
+        services.record_deal(match.pk, deal, referee)
+    services.submit(match.pk, referee)
+    services.confirm(match.pk, chief)
+    version = Match.objects.get(pk=match.pk).version
+    client.force_login(chief)
+    page = client.get(f"/matches/{match.pk}/correct/?deal={d + 1}").content.decode()
+    posted = fields(page)
+    tiles = [NAMES[parse_tile(t["tile"])] for t in deals[d]["play"][j]["tiles"]]
+    assert posted[f"e{j}-tile"] == " ".join(tiles)
+    same = client.post(f"/matches/{match.pk}/correct/preview/", {**posted, "action": "preview"})
+    assert same.json()["ok"] is True and "Пока ничего не изменено." in same.json()["summary"]
+    ends = posted[f"e{j}-end"].split()
+    posted[f"e{j}-end"] = " ".join([ends[0]] * len(ends))  # both doubles on one end
+    posted["reason"] = "проверка"
+    refused = client.post(f"/matches/{match.pk}/correct/", posted)
+    assert refused.status_code == 400
+    said = refusal(refused.content.decode())
+    assert f"Раздача {d + 1}" in said and f"Запись {j + 1}" in said and tiles[0] in said, said
+    assert Match.objects.get(pk=match.pk).version == version  # nothing changed
