@@ -8,8 +8,8 @@ with no second entry), and the club games of sections 24–31 (``rules.club.CLUB
 docs all ask this module. A new game is one entry in its judge's registry (and, for a new club
 game, a judge class in ``rules.club.games``).
 
-``at_table`` says whether the score sheet can record the game yet: ``telefon`` is judged here
-but has no score sheet yet, so the apps must not offer it.
+``at_table`` says whether the score sheet can record the game: every game can now («Телефон» on
+the fives board, with its «дом», several doubles in one move and its write-off).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ END_OF_DEAL, CROSS, LINE_OF_PLAY = "end_of_deal", "cross", "line_of_play"
 CLASSIC, FIVES, CLUB = "classic", "fives", "club"
 
 #: fives-registry games the score sheet records today; any other fives preset waits for its sheet
-_FIVES_AT_TABLE = frozenset({"fives", "muggins"})
+_FIVES_AT_TABLE = frozenset({"fives", "muggins", "telefon"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from django.utils.translation import ngettext
 
 from scoring.errors import ErrorItem
 from scoring.games import AnyRules
+from scoring.move_changes import deal_changes
 from scoring.services.idempotency import deal_identity
 from scoring.services.review import Review, ReviewedDeal, review
 from scoring.sheet import result_label, side_label
@@ -58,6 +59,8 @@ class Line:
     was: str = ""
     #: the rules' amounts, for a deal whose written amount differs (to accept them)
     expected: dict[str, int] | None = None
+    #: a changed line of play, entry by entry in words (``scoring.move_changes``)
+    moves: list[str] = field(default_factory=list)
 
     @property
     def refused(self) -> bool:
@@ -201,6 +204,7 @@ def compare(rules: AnyRules, records: Sequence[dict[str, Any]],
                 old = then.deals[b]
                 if _key(old.record) != _key(deal.record):
                     line.status, line.was = "changed", deal_text(old.record, seats)
+                    line.moves = deal_changes(deal.n, deal.record, old.record)
                 for cell in line.cells:
                     was = int(old.verdict.totals.get(cell.side, 0))
                     if was != cell.total:

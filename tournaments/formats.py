@@ -37,7 +37,7 @@ from typing import Any
 
 from rules import Rules, RulesError, make_rules
 from rules.club import ClubRules, make_club_rules
-from rules.fives import FivesRules, make_fives_rules
+from rules.fives import FIVES_PRESETS, FivesRules, make_fives_rules
 from rules.games import CLUB, FIVES, at_table, judge_of
 
 PAIR_FORMATS = ("pairs", "individual", "teams")
@@ -80,6 +80,10 @@ ALLOWED: dict[str, tuple[str, ...]] = {
                 "chechevo", "semerka"),
     "free_for_all": ("fives", "muggins", "dvorovoe", "chechevo", "semerka"),
 }
+
+# «Телефон» (issue 27) is played in pairs as Козёл, head to head, and each for himself at 3–4
+for _format in ALLOWED:
+    ALLOWED[_format] += ("telefon",)
 
 #: the formats in words, for the refusals below (the model's choices carry the page's labels)
 NAMES: dict[str, tuple[str, str]] = {
@@ -129,6 +133,8 @@ def match_settings(preset: str, options: Mapping[str, Any] | None, format_: str,
             merged["pairs"] = True
             return merged, shape.players
         return merged, None
+    if judge_of(preset) == FIVES and FIVES_PRESETS[preset].pairs:
+        merged["pairs"] = False  # «Телефон» pairs four players by default; here each plays alone
     return merged, seated or shape.players
 
 

@@ -32,8 +32,9 @@ from tournaments.models import PlayerRating, Season, Tournament
 VIEWPORTS = {"phone": {"width": 360, "height": 740}, "laptop": {"width": 1366, "height": 768}}
 #: every page of every role; {t} the Swiss pairs cup, {i} the individual, {k} «Козёл», {f} the
 #: «Пятёрка» evening, {m} the referee's table in play, {d} his table not started, {fin} a table
-#: he finished, {fives} a fives match of his, {s} a table waiting for confirmation, {c} a
-#: confirmed table, {p} a rated player, {season} the demo season
+#: he finished, {fives} a fives match of his, {tel} a «Телефон» match of his, {s} a table waiting
+#: for confirmation, {c} a confirmed table, {fc} a confirmed table of the «Пятёрка» evening, {p} a
+#: rated player, {season} the demo season
 PAGES = {
     None: ["/", "/login/", "/tournaments/{t}/", "/tournaments/{t}/standings/",
            "/tournaments/{t}/standings/?scope=players", "/tournaments/{t}/crosstable/",
@@ -47,10 +48,12 @@ PAGES = {
            "/tournaments/{t}/clubs/", "/tournaments/{t}/prizes/"],
     "referee": ["/matches/", "/matches/new/", "/matches/{d}/", "/matches/{m}/",
                 "/matches/{fin}/", "/matches/{fin}/submit/", "/matches/{m}/history/",
-                "/matches/{fives}/", "/account/", "/account/password/", "/manage/{t}/"],
+                "/matches/{fives}/", "/matches/{tel}/", "/account/", "/account/password/",
+                "/manage/{t}/"],
     "referee3": ["/matches/{s}/confirm/"],
     "chief": ["/manage/", "/matches/", "/matches/new/", "/matches/{s}/", "/matches/{s}/confirm/",
               "/matches/{c}/", "/matches/{c}/correct/", "/matches/{c}/history/",
+              "/matches/{fc}/correct/",
               "/matches/{d}/transcribe/", "/manage/{t}/discipline/", "/manage/{f}/discipline/",
               "/account/"],
     "organiser": ["/manage/", "/manage/new/", "/manage/import/", "/manage/{t}/",
@@ -88,6 +91,21 @@ def correction(page: Any) -> None:
     page.wait_for_selector("#review tr.deal")
 
 
+def telefon_doubles(page: Any) -> None:
+    """«Телефон»: a lead, then the several-doubles button pressed."""
+    page.locator("#tile-grid .tile:not([disabled])").first.click()
+    page.wait_for_selector("#fives-multi:not([hidden])")
+    page.click("#fives-multi")
+
+
+def fives_moves(page: Any) -> None:
+    """The move-list editor: a deal's moves opened, a move's tile field focused (the grid)."""
+    page.click('.moves-pick[data-index="0"]')
+    page.wait_for_selector("#move-editor")
+    page.click('[name="e1-tile"]')
+    page.wait_for_selector("#move-tiles:not([hidden])")
+
+
 def paper_row(page: Any) -> None:
     page.focus('select[name="row-0-result"]')
     for key in ("d", "Tab", "n", "Tab", "1", "2", "0", "Tab", "Tab", "6", "-", "6"):
@@ -101,6 +119,8 @@ STATES: dict[str, Callable[[Any], None]] = {
     "/matches/{d}/": refused_deal,
     "/matches/{fives}/": fives_tile,
     "/matches/{c}/correct/": correction,
+    "/matches/{tel}/": telefon_doubles,
+    "/matches/{fc}/correct/": fives_moves,
     "/matches/{d}/transcribe/": paper_row,
 }
 
@@ -125,6 +145,10 @@ def demo_ids() -> dict[str, Any]:
         "c": round4.filter(status="confirmed").first().pk,  # type: ignore[union-attr]
         "fives": services.create_match(user=referee, referee=referee, rules_preset="muggins",
                                        label="Пятёрка").pk,
+        "tel": services.create_match(user=referee, referee=referee, rules_preset="telefon",
+                                     label="Телефон").pk,
+        "fc": Match.objects.filter(pairing__round__tournament__name=seed_demo.FIVES_NAME,
+                                   status="confirmed").order_by("pk").first().pk,  # type: ignore[union-attr]
         "p": PlayerRating.objects.order_by("-matches", "pk").values_list("player_id",
                                                                          flat=True)[0],
         "season": Season.objects.get(name=seed_demo.SEASON_NAME).pk,

@@ -71,8 +71,13 @@ class FivesRules(Seating):
     def to_dict(self) -> dict[str, Any]:
         """The preset and the knobs it takes (what a stored match replays as options): a
         preset's fixed rules (``telefon``'s «дом», its leads) are the preset's own."""
-        return {"preset": self.preset,
-                **{name: getattr(self, name) for name in PRESET_KNOBS[self.preset]}}
+        out = {"preset": self.preset,
+               **{name: getattr(self, name) for name in PRESET_KNOBS[self.preset]}}
+        if out.get("pairs") and self.players < 4:
+            # «Телефон»'s preset pairs four players; with fewer ``pairs`` means nothing, and
+            # replayed as an option it would be refused (section 25: only with 4 players)
+            out["pairs"] = False
+        return out
 
 
 _LEADS = ("any", "seat_N", "seat_E", "seat_S", "seat_W")

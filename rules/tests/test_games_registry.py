@@ -30,10 +30,9 @@ def test_every_preset_of_every_judge_is_one_entry() -> None:
     assert registry["general"].judge_class().__name__ == "GeneralJudge"
 
 
-def test_the_club_games_are_at_the_table_and_telefon_not_yet() -> None:
-    for name in (*PRESETS, *CLUB_GAMES, "fives", "muggins"):
+def test_every_game_is_at_the_table() -> None:
+    for name in (*PRESETS, *CLUB_GAMES, "fives", "muggins", "telefon"):
         assert at_table(name), name
-    assert not at_table("telefon")
     assert not at_table("nonsense") and judge_of("nonsense") is None
 
 
@@ -61,5 +60,5 @@ def test_presets_all_prints_the_registry() -> None:
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["games"]["general"]["at_table"] is True
-    assert data["games"]["telefon"]["at_table"] is False
+    assert data["games"]["telefon"]["at_table"] is True
     assert data["games"]["sport"]["family"] == END_OF_DEAL

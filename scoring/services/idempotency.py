@@ -95,8 +95,8 @@ def _present(mapping: Any) -> Any:
 
 
 def _entry(entry: Any) -> Any:
-    """One entry of a fives ``play`` (a move, a draw, a pass) or of ``scores``, normalised: its
-    tiles read, a drawn set in any order, ``null`` values absent."""
+    """One entry of a fives ``play`` (a move, several doubles, a draw, a pass) or of ``scores``,
+    normalised: its tiles read, a drawn set in any order, ``null`` values absent."""
     if not isinstance(entry, Mapping):
         return entry
     out = _present(entry)
@@ -104,6 +104,8 @@ def _entry(entry: Any) -> Any:
         out["tile"] = _tiles(out["tile"])
     if isinstance(out.get("draw"), str | list):
         out["draw"] = _tile_set(out["draw"])
+    if isinstance(out.get("tiles"), list):  # «Телефон»'s several doubles: each placement read
+        out["tiles"] = [_entry(t) for t in out["tiles"]]
     return out
 
 

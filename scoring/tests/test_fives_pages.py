@@ -177,8 +177,9 @@ def test_the_printed_protocol_lists_each_deals_scoring_moves_and_bonus(client, r
 def test_a_fives_protocol_is_corrected_as_lines_judged_again_deal_by_deal(
     client, referee, chief
 ) -> None:
-    """The fives games have no tile picker on the correction page: their deals are lines of data,
-    judged again as the desk types them, a wrong move named by its deal and entry."""
+    """The fives games have no tile picker on the correction page but the move-list editor
+    (``test_fives_correction``); the deals it carries as lines of data are judged again as they
+    are posted, a wrong move named by its deal and entry."""
     match = services.create_match(user=referee, rules_preset="muggins")
     deals = muggins_deals()
     for deal in deals:
@@ -188,7 +189,7 @@ def test_a_fives_protocol_is_corrected_as_lines_judged_again_deal_by_deal(
     client.force_login(chief)
     page = client.get(f"/matches/{match.pk}/correct/").content.decode()
     assert 'class="pick"' not in page and 'id="deal-editor"' not in page
-    assert '<details class="raw-deals" open>' in page
+    assert '<div class="raw-deals" hidden>' in page and 'class="pick moves-pick"' in page
     lines = [json.dumps(d) for d in deals]
     same = client.post(f"/matches/{match.pk}/correct/preview/", {"deals": "\n".join(lines)})
     assert same.json()["ok"] is True

@@ -6,8 +6,10 @@ The page holds the protocol as the form's ``deals`` (one JSON object per line, w
 posts without JavaScript too); ``static/js/correction.js`` rewrites those lines from the picker
 and asks ``CorrectPreviewView`` for the protocol judged again. Judging is the services' (through
 ``scoring.changes``, ``scoring.services.review``); writing is ``services.correct``, one
-transaction that keeps the confirmed version in the history. A fives match has no tile picker
-here: its deals are corrected as lines, with the same judged preview.
+transaction that keeps the confirmed version in the history. A game recorded move by move (the
+fives games, «Телефон») has the move-list editor instead of the picker (``fives_editor``): a deal
+picked, its moves as rows of fields, the deal judged again on the same preview; its lines stay in
+the form only as a hidden field that carries the other deals.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from scoring.forms import CorrectionDealForm, CorrectionForm
 from scoring.games import deal_keys, is_fives
 from scoring.services.review import numbered
 from scoring.services.state import clean_records
+from scoring.views import fives_editor
 from scoring.views.match_view import MatchView, name_place
 from scoring.views.referee_page import deal_sides
 
@@ -63,9 +66,41 @@ class CorrectionPage(LoginRequiredMixin, MatchView):
                 name_place(sheet, item)
         return found, []
 
+    def edit(self, post: Any) -> tuple[list[Any] | None, int | None, list[dict[str, Any]]]:
+        """The posted deals with the move-list editor's fields written into the deal it edits,
+        and the deal to show in it next (``pick``, else the one edited); or why the deals
+        cannot be read."""
+        form = CorrectionForm({"deals": post.get("deals", ""), "reason": "-"})
+        if not form.is_valid():
+            return None, None, [{"code": "invalid", "message": str(message), "field": "deals"}
+                                for message in form.errors.get("deals", [])]
+        deals = form.cleaned_data["deals"]
+        rules = self.match.get_rules()
+        if not is_fives(rules):
+            return deals, None, []
+        index = fives_editor.apply(post, deals, list(rules.seats))
+        pick = str(post.get("pick", ""))
+        if pick.isdigit():
+            index = int(pick)
+        return deals, index, []
+
+    def editor(self, found: Comparison | None, deals: list[Any],
+               index: int | None) -> fives_editor.Editor | None:
+        if index is None:
+            return None
+        verdict = None
+        if found is not None and found.review is not None and index < len(found.review.deals):
+            verdict = found.review.deals[index].verdict
+        return fives_editor.editor(self.match.get_rules(), deals, index, verdict)
+
+    def editor_html(self, found: Comparison | None, deals: list[Any], index: int | None) -> str:
+        context = {"ed": self.editor(found, deals, index), "tile_rows": TILE_ROWS}
+        return render_to_string("scoring/_move_editor.html", context, self.request)
+
     def review_html(self, found: Comparison | None, problems: list[dict[str, Any]]) -> str:
+        fives = is_fives(self.match.get_rules())
         context = {"cmp": found, "problems": problems, "sheet": self.sheet(),
-                   "pickable": not is_fives(self.match.get_rules())}
+                   "pickable": not fives, "moves_editor": fives}
         return render_to_string("scoring/_review.html", context, self.request)
 
 
@@ -76,10 +111,24 @@ class CorrectView(CorrectionPage):
         records = self.stored()
         form = CorrectionForm(initial={"deals": CorrectionForm.lines(records),
                                        "expected_version": self.match.version})
-        return render(request, "scoring/correct.html", self.page(form, records))
+        deal = request.GET.get("deal", "")
+        index = int(deal) - 1 if deal.isdigit() and is_fives(self.match.get_rules()) else None
+        return render(request, "scoring/correct.html", self.page(form, records, index))
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        form = CorrectionForm(request.POST)
+        data, index = request.POST, None
+        if is_fives(self.match.get_rules()) and ("edit-deal" in data or "pick" in data):
+            deals, index, _problems = self.edit(request.POST)
+            if deals is not None:
+                data = request.POST.copy()
+                data["deals"] = CorrectionForm.lines(deals)
+                if request.POST.get("action", "save") != "save" or "pick" in request.POST:
+                    # a move-list editor's step without JavaScript: the page judged again
+                    form = CorrectionForm(initial={key: data.get(key) for key in
+                                                   ("deals", "reason", "expected_version")})
+                    return render(request, "scoring/correct.html",
+                                  self.page(form, deals, index))
+        form = CorrectionForm(data)
         status = 400  # a refusal of the services keeps its status
         if form.is_valid():
             data = form.cleaned_data
@@ -97,15 +146,19 @@ class CorrectView(CorrectionPage):
         self.reload()
         posted = form.cleaned_data.get("deals") if hasattr(form, "cleaned_data") else None
         return render(request, "scoring/correct.html",
-                      self.page(form, posted if posted is not None else self.stored()),
+                      self.page(form, posted if posted is not None else self.stored(), index),
                       status=status)
 
-    def page(self, form: CorrectionForm, deals: list[Any]) -> dict[str, Any]:
+    def page(self, form: CorrectionForm, deals: list[Any],
+             index: int | None = None) -> dict[str, Any]:
         rules = self.match.get_rules()
         found, problems = self.comparison(deals)
         pickable = not is_fives(rules)
         extra: dict[str, Any] = {"form": form, "cmp": found, "problems": problems,
-                                 "pickable": pickable}
+                                 "pickable": pickable, "moves_editor": not pickable}
+        if not pickable:
+            extra["ed"] = self.editor(found, deals, index)
+            extra["tile_rows"] = TILE_ROWS
         if pickable:
             edit = CorrectionDealForm(seats=rules.seats, sides=deal_sides(rules),
                                       auto_id="edit_%s", initial={"mode": "tiles"})
@@ -131,8 +184,14 @@ class CorrectView(CorrectionPage):
                           "and is shown again."),
                 "offline": _("No connection: the protocol will be judged again when it is "
                              "back. Nothing is lost."),
+                "tap_tile": _("Move %(n)s: tap the tile"), "choose_end": _("Lay it on:"),
+                "end_names": {"L": _("left"), "R": _("right"), "U": _("up"), "D": _("down")},
             },
         }
+        if not pickable:  # the fives board's table (fives_table.js) offers a tile's ends
+            extra["correction_data"]["table"] = {
+                "spinner": getattr(rules, "spinner", "none") != "none",
+                "all_arms": getattr(rules, "spinner_count", "") == "all_arms"}
         return self.context(**extra)
 
     @staticmethod
@@ -146,18 +205,19 @@ class CorrectPreviewView(CorrectionPage):
     one: ``html`` (the grid), ``summary`` (the line by Save), ``ok``. Stores nothing."""
 
     def post(self, request: HttpRequest, pk: int) -> HttpResponse:
-        form = CorrectionForm({"deals": request.POST.get("deals", ""), "reason": "-"})
-        problems: list[dict[str, Any]] = []
+        deals, index, problems = self.edit(request.POST)
         found = None
-        if form.is_valid():
-            found, problems = self.comparison(form.cleaned_data["deals"])
-        else:
-            problems = [{"code": "invalid", "message": str(message), "field": "deals"}
-                        for message in form.errors.get("deals", [])]
-        context = {"cmp": found, "problems": numbered(problems),
-                   "pickable": not is_fives(self.match.get_rules())}
-        return JsonResponse({
+        if deals is not None:
+            found, problems = self.comparison(deals)
+        fives = is_fives(self.match.get_rules())
+        context = {"cmp": found, "problems": numbered(problems), "pickable": not fives}
+        answer = {
             "ok": found is not None and found.ok,
             "html": self.review_html(found, problems),
             "summary": render_to_string("scoring/_review_summary.html", context, request),
-        })
+        }
+        if fives and deals is not None:
+            # the move-list editor as the server reads the posted fields, and the deals as lines
+            answer["editor"] = self.editor_html(found, deals, index)
+            answer["deals"] = CorrectionForm.lines(deals)
+        return JsonResponse(answer)

@@ -1,5 +1,6 @@
 """What the referee's phone page gives ``static/js/fives.js`` for a fives match (RULES.md sections
-15–23): the seats and sides, the table's rules (the spinner), the totals so far, the API address
+15–23, and «Телефон»'s «дом», several doubles in one move and write-off, section 32): the seats
+and sides, the table's rules (the spinner), the totals so far, the API address
 the deal is posted to, the knobs of a deal's end (its bonus, the eggs pending), the last deal
 with the totals before it (for its amendment), and the page's words. The deal itself is judged
 by the server (``scoring.services.record_deal``, ``amend_last_deal``), which the script's own
@@ -78,7 +79,9 @@ def fives_data(match: Match, rules: FivesRules) -> dict[str, Any]:
         "seats": list(rules.seats),
         "sides": list(rules.sides),
         "side_of": side_of,
-        "spinner": rules.spinner == "first_double",
+        # the first double (``muggins``), or «Телефон»'s «дом» (the first double covered)
+        "spinner": rules.spinner != "none",
+        "max_doubles": rules.max_doubles,
         "all_arms": rules.spinner_count == "all_arms",
         "max_points": rules.max_move_points,
         "leader": match.next_leader or "",
@@ -103,5 +106,10 @@ def fives_data(match: Match, rules: FivesRules) -> dict[str, Any]:
             "refused": _("The deal was not saved:"), "went_out": _("went out"),
             "score_for": _("Points scored by %(seat)s"), "bonus": _("bonus"),
             "end_names": {"L": _("left"), "R": _("right"), "U": _("up"), "D": _("down")},
+            "write_off": _("writes off"), "dom": _("«дом»"),
+            "dom_waiting": _("doubles waiting to be covered (the first covered is the «дом»):"),
+            "several": _("Several doubles in one move"),
+            "only_doubles": _("Only doubles are laid together in one move."),
+            "too_many_doubles": _("At most four doubles in one move."),
         },
     }

@@ -50,6 +50,8 @@
   function keep() { try { localStorage.setItem(draftKey, JSON.stringify(draft)); } catch (e) {} }
 
   var drawing = false, chosen = null;
+  // several doubles being laid in one move («Телефон»): [{tile, end}], or null
+  var multi = null;
 
   // Replays the line of play: the table, each move's count and points, whose turn it is.
   function replay() {
@@ -57,7 +59,12 @@
     var idx = data.seats.indexOf(seat);
     draft.play.forEach(function (entry) {
       var row = { entry: entry };
-      if (entry.tile) {
+      if (entry.tiles) {                    // several doubles in one move («Телефон»)
+        row.count = table.playDoubles(entry.tiles.map(function (t) { return t.tile; }),
+                                      entry.tiles.map(function (t) { return t.end; }));
+        row.points = points(row.count);
+        entry.tiles.forEach(function (t) { used[t.tile] = "played"; });
+      } else if (entry.tile) {
         row.count = table.play(entry.tile, entry.end);
         row.points = points(row.count);
         used[entry.tile] = "played";
@@ -85,6 +92,9 @@
     var end = draft.result ? window.Fives.dealEnd(data, draft.result, draft.by, draft.hands,
                                                   before.eggs) : null;
     if (end && end.winner) out[end.winner] += end.bonus + end.eggs;
+    if (end && end.writeOff) {   // «Телефон»: the losers write off, no total below 0
+      data.sides.forEach(function (s) { out[s] = Math.max(out[s] - end.writeOff[s], 0); });
+    }
     return { sides: out, end: end };
   }
 
@@ -119,13 +129,13 @@
     $("fives-totals").textContent = S.total + ": " + data.sides.map(function (s) {
       return s + " " + tot.sides[s];
     }).join(" · ") + (end && end.bonus ? " (" + S.bonus + " " + end.winner + " +" + end.bonus +
-      ")" : "") + " — " + fmt(S.to_play, toPlay);
+      ")" : "") + writeOffText(end) + " — " + fmt(S.to_play, toPlay);
     root.classList.toggle("amending", !!draft.amend);
     $("fives-amend-cancel").hidden = !draft.amend;
     if (draft.amend) showBar();
     $("fives-ends").textContent = light ? "" : S.ends + ": " + (state.table.openEnds().map(
       function (p) { return S.end_names[p[0]] + " " + p[1]; }).join(", ") || "—") +
-      " · " + S.count + " " + (state.table.moves ? state.table.count() : 0);
+      " · " + S.count + " " + (state.table.moves ? state.table.count() : 0) + domText(state.table);
     var line = $("fives-line"); line.textContent = "";
     if (light) {
       draft.scores.forEach(function (s) {
@@ -135,9 +145,12 @@
     } else {
       state.rows.forEach(function (r) {
         var li = document.createElement("li"), e = r.entry;
-        if (e.tile) {
-          li.textContent = e.seat + " " + e.tile + " " + (e.end ? S.end_names[e.end] : S.lead) +
-            " · " + S.count + " " + r.count + (r.points ? " · +" + r.points : "");
+        if (e.tile || e.tiles) {
+          var laid = e.tiles ? e.tiles.map(function (t) {
+            return t.tile + " " + S.end_names[t.end]; }).join(" + ")
+            : e.tile + " " + (e.end ? S.end_names[e.end] : S.lead);
+          li.textContent = e.seat + " " + laid + " · " + S.count + " " + r.count +
+            (r.points ? " · +" + r.points : "");
           if (r.points) li.className = "scored";
         } else if (e.draw) li.textContent = e.seat + " " + S.draws + " " + e.draw;
         else li.textContent = e.seat + " " + S.passes;
@@ -147,6 +160,7 @@
     line.scrollTop = line.scrollHeight;   // the latest move in sight
     $("fives-board").hidden = false;
     $("fives-actions").hidden = light || !!draft.result;
+    renderMulti(state, light);
     $("fives-finish").hidden = !!draft.result;
     $("fives-points").hidden = light ? !!draft.result : true;
     renderPoints(toPlay);
@@ -176,9 +190,11 @@
     if (!chosen || draft.result) return;
     var label = document.createElement("span"); label.textContent = S.choose_end + " ";
     box.appendChild(label);
-    state.table.legalEnds(chosen).forEach(function (end) {
+    freeEnds(state, chosen).forEach(function (end) {
       var b = button(S.end_names[end], "end-pick", function () {
-        draft.play.push({ seat: state.next, tile: chosen, end: end }); chosen = null;
+        if (multi) multi.push({ tile: chosen, end: end });
+        else draft.play.push({ seat: state.next, tile: chosen, end: end });
+        chosen = null;
         render();
       });
       b.dataset.end = end;
@@ -212,12 +228,63 @@
       var tile = b.dataset.tile;
       var played = draft.mode === "strong" && state.used[tile] === "played";
       var mine = draft.result ? !!draft.handSeat &&
-        (draft.hands[draft.handSeat] || []).indexOf(tile) >= 0 : tile === chosen;
+        (draft.hands[draft.handSeat] || []).indexOf(tile) >= 0 : tile === chosen ||
+        (!!multi && multi.some(function (m) { return m.tile === tile; }));
       b.querySelector(".owner").textContent = played ? "✓" : "";
       b.classList.toggle("mine", mine);
       b.classList.toggle("used", !mine && (played || !!elsewhere[tile]));
       b.setAttribute("aria-pressed", mine ? "true" : "false");
     });
+  }
+
+  // ---------------------------------------------------------------- «Телефон»
+  // The ends a tile may go on now; in a several-doubles move, not one another double took.
+  function freeEnds(state, tile) {
+    return state.table.legalEnds(tile).filter(function (end) {
+      return !multi || !multi.some(function (m) { return m.end === end; });
+    });
+  }
+  function writeOffText(end) {
+    if (!end || !end.writeOff) return "";
+    var parts = data.sides.filter(function (s) { return end.writeOff[s]; }).map(function (s) {
+      return s + " −" + end.writeOff[s];
+    });
+    return parts.length ? " (" + S.write_off + " " + parts.join(", ") + ")" : "";
+  }
+  function domText(table) {
+    var dom = table.dom(), waiting = table.pendingEnds();
+    if (!data.max_doubles || data.max_doubles < 2) return "";
+    if (dom !== null) return " · " + S.dom + " " + dom + ":" + dom;
+    if (waiting.length) {
+      return " · " + S.dom_waiting + " " + waiting.map(function (e) {
+        return S.end_names[e]; }).join(", ");
+    }
+    return "";
+  }
+  function addDouble(state, tile) {
+    var h = window.Fives.halves(tile);
+    var at = multi.map(function (m) { return m.tile; }).indexOf(tile);
+    if (at >= 0) { multi.splice(at, 1); render(); return; }     // tapped again: taken back
+    if (h[0] !== h[1]) { say(S.only_doubles); return; }
+    if (multi.length >= data.max_doubles) { say(S.too_many_doubles); return; }
+    var ends = freeEnds(state, tile);
+    if (!ends.length) { say(S.no_fit); return; }
+    if (ends.length === 1) multi.push({ tile: tile, end: ends[0] });
+    else chosen = tile;
+    say(""); render();
+  }
+  function renderMulti(state, light) {
+    var start = $("fives-multi"), done = $("fives-multi-done");
+    if (!start) return;
+    var can = data.max_doubles > 1 && !light && !draft.result && draft.play.length > 0;
+    start.hidden = !can;
+    start.setAttribute("aria-pressed", multi ? "true" : "false");
+    done.hidden = !can || !multi;
+    done.disabled = !multi || multi.length < 2;
+    if (multi) {
+      say(S.several + ": " + (multi.map(function (m) {
+        return m.tile + " " + S.end_names[m.end]; }).join(", ") || "—"));
+    }
   }
 
   // ---------------------------------------------------------------- taps
@@ -236,6 +303,7 @@
       draft.play.push({ seat: state.next, draw: tile }); say(""); render(); return;
     }
     if (state.used[tile] === "played") { say(S.played); return; }
+    if (multi) { addDouble(state, tile); return; }
     if (draft.play.length === 0) {
       draft.play.push({ seat: draft.leader, tile: tile }); say(""); render(); return;
     }
@@ -252,21 +320,31 @@
     if (draft.result) { draft.result = null; draft.by = null; }   // back to the play
     else if (draft.mode === "light") draft.scores.pop();
     else draft.play.pop();
-    chosen = null; drawing = false; say(""); refusal(null); render();
+    chosen = null; drawing = false; multi = null; say(""); refusal(null); render();
   });
   document.querySelectorAll("[name=fives-mode]").forEach(function (r) {
     r.addEventListener("change", function () { draft.mode = r.value; render(); });
   });
   function finish(result) {
     var state = replay(), last = null;
-    draft.play.forEach(function (e) { if (e.tile) last = e.seat; });
+    draft.play.forEach(function (e) { if (e.tile || e.tiles) last = e.seat; });
     draft.result = result;
     draft.by = result === "domino" ? (draft.mode === "light" ? (draft.scoreSeat || last) : last)
       : null;
-    draft.handSeat = null; chosen = null; drawing = false;
+    draft.handSeat = null; chosen = null; drawing = false; multi = null;
     void state; refusal(null); render();
   }
   $("fives-domino").addEventListener("click", function () { finish("domino"); });
+  if ($("fives-multi")) {
+    $("fives-multi").addEventListener("click", function () {
+      multi = multi ? null : []; chosen = null; drawing = false; say(""); render();
+    });
+    $("fives-multi-done").addEventListener("click", function () {
+      if (!multi || multi.length < 2) return;
+      draft.play.push({ seat: replay().next, tiles: multi });
+      multi = null; say(""); render();
+    });
+  }
   $("fives-fish").addEventListener("click", function () { finish("fish"); });
 
   // ---------------------------------------------------------------- saving

@@ -10,10 +10,13 @@
   function halves(tile) { return tile.split(":").map(Number); }
 
   // rules: { spinner: the first double is a spinner, all_arms: its arms count from the start }
+  // Spinner states as FivesTable's: 0 none laid yet, 1 the lead, 2 laid on an end, 3 settled (or
+  // no spinner), 4 «Телефон»'s first doubles laid together: the first of them covered is the «дом»
   function Table(rules) {
     this.allArms = !!rules.all_arms;
     this.show = [-1, -1, -1, -1]; this.weight = [0, 0, 0, 0]; this.moves = 0; this.lead = null;
     this.spin = rules.spinner ? 0 : 3; this.spinEnd = -1; this.spinNum = 0; this.covered = 0;
+    this.pending = 0;
   }
   Table.prototype.count = function () {
     if (this.moves === 1) { var h = halves(this.lead); return h[0] + h[1]; }
@@ -29,7 +32,7 @@
   Table.prototype.openArms = function () {
     this.show[2] = this.show[3] = this.spinNum;
     this.weight[2] = this.weight[3] = this.allArms ? this.spinNum : 0;
-    this.spin = 3;
+    this.spin = 3; this.spun = true;
   };
   Table.prototype.play = function (tile, end) {   // returns the count after the move
     var h = halves(tile), a = h[0], b = h[1];
@@ -50,8 +53,32 @@
     if (this.spin === 2) { if (e === this.spinEnd) this.openArms(); }
     else if (this.spin === 1) {
       if (e < 2) { this.covered |= 1 << e; if (this.covered === 3) this.openArms(); }
+    } else if (this.spin === 4) {
+      // the first of the doubles laid together to be covered is the «дом»: its arms open now
+      if (this.pending >> e & 1) { this.spinNum = a + b - other; this.openArms(); }
     } else if (this.spin === 0 && a === b) { this.spin = 2; this.spinEnd = e; this.spinNum = a; }
     return this.count();
+  };
+  // Several doubles in one move («Телефон», RULES.md section 32), each on an end open before the
+  // move: a double leaves its end showing its number and counting both halves. Returns the count.
+  Table.prototype.playDoubles = function (tiles, ends) {
+    var self = this, idx = ends.map(function (end) { return ENDS.indexOf(end); });
+    tiles.forEach(function (tile, i) { var n = halves(tile)[0]; self.weight[idx[i]] = n + n; });
+    this.moves += 1;
+    if (this.spin === 0) {
+      this.spin = 4;
+      idx.forEach(function (e) { self.pending |= 1 << e; });
+    }
+    return this.count();
+  };
+  // The spinner («дом») once its arms are open: its number (null before, or with none).
+  Table.prototype.dom = function () { return this.spun ? this.spinNum : null; };
+  // The doubles laid together waiting for the first to be covered (their ends), [] otherwise.
+  Table.prototype.pendingEnds = function () {
+    if (this.spin !== 4) return [];
+    var out = [];
+    for (var e = 0; e < 4; e++) if (this.pending >> e & 1) out.push(ENDS[e]);
+    return out;
   };
   Table.prototype.openEnds = function () {
     var out = [];
@@ -81,6 +108,7 @@
       });
     });
     var endsWithBonus = rules.deal_end === "bonus";
+    var low = Math.min.apply(null, rules.sides.map(function (s) { return values[s]; }));
     if (result === "domino" && by) {
       winner = rules.side_of[by];
       if (endsWithBonus) {
@@ -88,7 +116,6 @@
           : bonusOf(rules, sum - values[winner]);
       }
     } else if (result === "fish") {
-      var low = Math.min.apply(null, rules.sides.map(function (s) { return values[s]; }));
       var lowest = rules.sides.filter(function (s) { return values[s] === low; });
       if (lowest.length === 1) {
         winner = lowest[0];
@@ -97,7 +124,20 @@
         if (endsWithBonus) bonus = bonusOf(rules, base);
       }
     }
-    return { winner: winner, bonus: bonus, eggs: winner ? eggs || 0 : 0 };
+    // «Телефон»'s write-off (telefon.write_off_score): each losing side writes its own value off,
+    // rounded; in a domino every side but the finisher's, in a fish every side above the lowest
+    var writeOff = null;
+    if (!endsWithBonus) {
+      writeOff = {};
+      rules.sides.forEach(function (s) {
+        var loses = result === "domino" ? by && s !== rules.side_of[by]
+          : result === "fish" && values[s] > low;
+        writeOff[s] = loses ? bonusOf({ bonus_round: rules.bonus_round, bonus_divisor: 1 },
+                                      values[s]) : 0;
+      });
+    }
+    return { winner: winner, bonus: bonus, eggs: winner && endsWithBonus ? eggs || 0 : 0,
+             writeOff: writeOff };
   }
 
   window.Fives = { ENDS: ENDS, halves: halves, Table: Table, points: points, dealEnd: dealEnd };

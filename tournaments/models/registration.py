@@ -45,7 +45,8 @@ TIE_BREAKS: dict[str, Any] = {
 def default_tie_breaks(preset: str) -> list[str]:
     if preset == "international":
         return ["wins", "efectividad", "points"]
-    if preset in ("fives", "muggins"):  # played to a target: the points and efectividad tell
+    # played to a target: the points and efectividad tell
+    if preset in ("fives", "muggins", "telefon"):
         return ["match_points", "difference", "efectividad", "buchholz"]
     return ["match_points", "difference", "buchholz", "head_to_head"]
 

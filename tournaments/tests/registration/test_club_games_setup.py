@@ -1,7 +1,7 @@
 """The club games of seed 003 (RULES.md sections 24–31) in the tournament setup: offered by
 name, accepted with the formats their texts seat them in, refused with the others on the
-format field; ``telefon`` (no score sheet yet) is neither offered nor accepted. The setup asks
-the one registry (rules.games)."""
+format field; «Телефон» is offered after them (issue 27). The setup asks the one registry
+(rules.games)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ CLUB_GAMES = ("dvorovoe", "kozel_morskoy", "osel", "chechevo", "semerka", "gener
 def test_the_setup_form_offers_every_game_at_the_table() -> None:
     offered = [value for value, _ in TournamentForm().fields["rules_preset"].choices]
     assert offered[:6] == ["sport", "kozel", "morskoy", "international", "muggins", "fives"]
-    assert set(offered[6:]) == set(CLUB_GAMES) and "telefon" not in offered
+    assert set(offered[6:]) == {*CLUB_GAMES, "telefon"}
     assert rules_form.table_presets() == offered
 
 
@@ -55,11 +55,12 @@ def test_a_club_game_in_a_format_it_is_not_played_in_is_refused_on_the_format(
     assert not Tournament.objects.exists()
 
 
-def test_telefon_is_refused_on_the_rules_preset_field(organiser) -> None:
-    with pytest.raises(TournamentError) as refused:
-        registration.create_tournament(organiser, name="x", rules_preset="telefon")
-    assert refused.value.errors[0]["field"] == "rules_preset"
-    assert not Tournament.objects.exists()
+def test_telefon_is_set_up_in_pairs_and_each_for_himself(organiser) -> None:
+    for format_, partners in (("pairs", True), ("free_for_all", False)):
+        tournament = registration.create_tournament(organiser, name="Телефон",
+                                                    rules_preset="telefon", format=format_)
+        rules = tournament.rules
+        assert (rules.preset, rules.players, rules.partnership) == ("telefon", 4, partners)
 
 
 def _setup(preset: str, options: dict | None = None, **fields) -> dict:
