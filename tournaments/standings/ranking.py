@@ -88,7 +88,31 @@ def standings(
     """
     ids = list(dict.fromkeys(participants))
     known = set(ids)
-    games_of: dict[int, list[Game]] = defaultdict(list)
+    games_of, last_round = grouped(known, games, upto_round)
+    deductions, game_points = deducted(known, sanctions, upto_round)
+    tallies = {
+        pid: metrics.tally(
+            games_of[pid], settings, deductions.get(pid, {}), last_round, game_points.get(pid, 0)
+        )
+        for pid in ids
+    }
+    totals = {pid: tally[0] for pid, tally in tallies.items()}
+    adjusted = {pid: tally[1] for pid, tally in tallies.items()}
+    # each opponent-based metric once per participant: the order and the rows both read it
+    opponent = {
+        pid: metrics.opponent_figures(games_of[pid], settings, totals[pid].match_points, adjusted)
+        for pid in ids
+    }
+    return ranked(ids, games_of, settings, totals, opponent, lot(ids, settings.seed),
+                  deductions, game_points)  # fmt: skip
+
+
+def grouped(
+    known: set[int], games: Iterable[Game], upto_round: int | None
+) -> tuple[defaultdict[int, list[Game]], int]:
+    """Each participant's games of the rounds counted, in the order given, and the last round
+    counted; ValueError for a game of (or against) somebody not in ``known``."""
+    games_of: defaultdict[int, list[Game]] = defaultdict(list)
     last_round = 0
     # everybody a counted game names, checked against ``known`` once after the loop (a check
     # per game was a fifth of a 1,000-entry table's time)
@@ -109,6 +133,14 @@ def standings(
         raise ValueError(f"games of unknown participants: {sorted(unknown)}")  # type: ignore[type-var]
     if upto_round is not None:
         last_round = max(last_round, upto_round)
+    return games_of, last_round
+
+
+def deducted(
+    known: set[int], sanctions: Iterable[Sanction], upto_round: int | None
+) -> tuple[dict[int, dict[int, int]], dict[int, int]]:
+    """The match points sanctions deduct (participant -> round -> points) and the points
+    recorded they deduct (participant -> points), of the rounds counted."""
     deductions: dict[int, dict[int, int]] = defaultdict(dict)
     game_points: dict[int, int] = defaultdict(int)
     for sanction in sanctions:
@@ -119,21 +151,23 @@ def standings(
         per_round = deductions[sanction.participant]
         per_round[sanction.round] = per_round.get(sanction.round, 0) + sanction.points
         game_points[sanction.participant] += sanction.game_points
+    return dict(deductions), dict(game_points)
 
-    tallies = {
-        pid: metrics.tally(
-            games_of[pid], settings, deductions.get(pid, {}), last_round, game_points.get(pid, 0)
-        )
-        for pid in ids
-    }
-    totals = {pid: tally[0] for pid, tally in tallies.items()}
-    adjusted = {pid: tally[1] for pid, tally in tallies.items()}
-    lots = lot(ids, settings.seed)
-    # each opponent-based metric once per participant: the order and the rows both read it
-    opponent = {
-        pid: metrics.opponent_figures(games_of[pid], settings, totals[pid].match_points, adjusted)
-        for pid in ids
-    }
+
+def ranked(
+    ids: list[int],
+    games_of: Mapping[int, Sequence[Game]],
+    settings: Settings,
+    totals: Mapping[int, metrics.Totals],
+    opponent: Mapping[int, tuple[float, float, float, float]],
+    lots: Mapping[int, int],
+    deductions: Mapping[int, Mapping[int, int]],
+    game_points: Mapping[int, int],
+) -> list[Row]:
+    """The rows in the settings' order from each participant's figures (``totals``, the
+    opponent-based ``opponent`` figures and its lot): the tie-break refinement and the ranks.
+    ``standings`` computes the figures of everybody; ``incremental.Kept`` keeps them and
+    recomputes those a change touches."""
     bh = {pid: values[0] for pid, values in opponent.items()}
     cut1 = {pid: values[1] for pid, values in opponent.items()}
     median = {pid: values[2] for pid, values in opponent.items()}
