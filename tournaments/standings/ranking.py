@@ -1,9 +1,10 @@
 """Standings: metrics per participant, then the tie-break order, then ranks. Pure Python.
 
-The order is refined criterion by criterion: participants are kept in groups that are equal on
-every criterion so far, and each criterion splits the groups further. Head-to-head is computed
-inside such a group (and again inside the sub-groups it leaves tied, ``direct_encounter``), which
-is why the refinement is incremental rather than one sort.
+The order is refined criterion by criterion: participants equal on every criterion so far are
+split by the next one, higher values first. Head-to-head is computed inside each group equal on
+every criterion before it (and again inside the sub-groups it leaves tied,
+``direct_encounter``); once its values are known, the refinement is one sort of each
+participant's tuple of values (the lot, always last, makes the tuples distinct).
 """
 
 from __future__ import annotations
@@ -167,82 +168,63 @@ def ranked(
     """The rows in the settings' order from each participant's figures (``totals``, the
     opponent-based ``opponent`` figures and its lot): the tie-break refinement and the ranks.
     ``standings`` computes the figures of everybody; ``incremental.Kept`` keeps them and
-    recomputes those a change touches."""
-    bh = {pid: values[0] for pid, values in opponent.items()}
-    cut1 = {pid: values[1] for pid, values in opponent.items()}
-    median = {pid: values[2] for pid, values in opponent.items()}
-    sb = {pid: values[3] for pid, values in opponent.items()}
-    fixed: dict[str, Callable[[int], float]] = {
-        "match_points": lambda pid: totals[pid].match_points,
-        "wins": lambda pid: totals[pid].wins,
-        "difference": lambda pid: totals[pid].difference,
-        "points": lambda pid: totals[pid].points_for,
-        "efectividad": lambda pid: totals[pid].efectividad,
-        "buchholz": bh.__getitem__,
-        "buchholz_cut1": cut1.__getitem__,
-        "median_buchholz": median.__getitem__,
-        "sonneborn_berger": sb.__getitem__,
-        "progressive": lambda pid: totals[pid].progressive,
-        "lot": lambda pid: lots[pid],
+    recomputes those a change touches.
+
+    Each criterion is a column of values in the order of ``ids`` (a comprehension per column:
+    a call per value was most of a 1,000-entry ranking's time); head-to-head's column is
+    filled group by group, the groups being the participants equal on every column before it.
+    """
+    listed = [totals[pid] for pid in ids]
+    figures = [opponent[pid] for pid in ids]
+    columns: dict[str, Callable[[], list[float]]] = {
+        "match_points": lambda: [float(t.match_points) for t in listed],
+        "wins": lambda: [float(t.wins) for t in listed],
+        "difference": lambda: [float(t.points_for - t.points_against) for t in listed],
+        "points": lambda: [float(t.points_for) for t in listed],
+        "efectividad": lambda: [float(t.efectividad) for t in listed],
+        "buchholz": lambda: [float(f[0]) for f in figures],
+        "buchholz_cut1": lambda: [float(f[1]) for f in figures],
+        "median_buchholz": lambda: [float(f[2]) for f in figures],
+        "sonneborn_berger": lambda: [float(f[3]) for f in figures],
+        "progressive": lambda: [float(t.progressive) for t in listed],
+        "lot": lambda: [float(lots[pid]) for pid in ids],
     }
     order = settings.order if "lot" in settings.order else (*settings.order, "lot")
-    values: dict[int, list[float]] = {pid: [] for pid in ids}
-    h2h: dict[int, float] = dict.fromkeys(ids, 0.0)
-    groups: list[list[int]] = [ids] if ids else []
+    values: list[list[float]] = []
+    h2h = [0.0] * len(ids)
     for name in order:
-        refined: list[list[int]] = []
-        for group in groups:
-            if name == "head_to_head":
-                # the value: how many of the tied the direct encounter ranks below
-                subgroups = direct_encounter(group, games_of, settings)
-                below = len(group)
-                for subgroup in subgroups:
-                    below -= len(subgroup)
-                    for pid in subgroup:
-                        h2h[pid] = float(below)
-                        values[pid].append(float(below))
-                refined.extend(subgroups)
+        if name != "head_to_head":
+            values.append(columns[name]())
+            continue
+        # the value: how many of the tied the direct encounter ranks below
+        h2h = [0.0] * len(ids)
+        tied: dict[tuple[float, ...], list[int]] = defaultdict(list)
+        for index, key in enumerate(zip(*values, strict=True) if values else [()] * len(ids)):
+            tied[key].append(index)
+        for members in tied.values():
+            if len(members) < 2:
                 continue
-            of = fixed[name]
-            if len(group) == 1:  # already separated: only its value is recorded
-                values[group[0]].append(float(of(group[0])))
-                refined.append(group)
-                continue
-            buckets: dict[float, list[int]] = defaultdict(list)
-            for pid in group:
-                value = float(of(pid))
-                values[pid].append(value)
-                buckets[value].append(pid)
-            refined.extend(buckets[key] for key in sorted(buckets, reverse=True))
-        groups = refined
-
+            group = [ids[index] for index in members]
+            position = dict(zip(group, members, strict=True))
+            below = len(group)
+            for subgroup in direct_encounter(group, games_of, settings):
+                below -= len(subgroup)
+                for pid in subgroup:
+                    h2h[position[pid]] = float(below)
+        values.append(h2h)
+    keys = list(zip(*values, strict=True))
+    deducted = {pid: sum(per_round.values()) for pid, per_round in deductions.items()}
+    make = Row._make  # positional: a thousand rows of 22 fields each
     rows: list[Row] = []
-    for rank, (pid,) in enumerate(groups, start=1):
-        total = totals[pid]
-        rows.append(
-            Row(
-                rank=rank,
-                participant=pid,
-                match_points=total.match_points,
-                wins=total.wins,
-                games_won=total.games_won,
-                draws=total.draws,
-                losses=total.losses,
-                points_for=total.points_for,
-                points_against=total.points_against,
-                difference=total.difference,
-                deals_won=total.deals_won,
-                efectividad=total.efectividad,
-                buchholz=bh[pid],
-                buchholz_cut1=cut1[pid],
-                median_buchholz=median[pid],
-                sonneborn_berger=sb[pid],
-                progressive=total.progressive,
-                head_to_head=h2h[pid],
-                lot=lots[pid],
-                tiebreaks=tuple(values[pid]),
-                deducted=sum(deductions.get(pid, {}).values()),
-                deducted_points=game_points.get(pid, 0),
-            )
-        )
+    for rank, index in enumerate(sorted(range(len(ids)), key=keys.__getitem__, reverse=True),
+                                 start=1):  # fmt: skip
+        pid = ids[index]
+        won, wins, games_won, draws, losses, scored, conceded, deals, efectividad, progressive = (
+            listed[index])
+        bh, cut1, median, sb = figures[index]
+        rows.append(make((
+            rank, pid, won, wins, games_won, draws, losses, scored, conceded, scored - conceded,
+            deals, efectividad, bh, cut1, median, sb, progressive, h2h[index], lots[pid],
+            keys[index], deducted.get(pid, 0), game_points.get(pid, 0),
+        )))  # fmt: skip
     return rows
