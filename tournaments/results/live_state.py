@@ -294,9 +294,11 @@ def _update(state: _State, tournament: Tournament, versions: dict[int, int | Non
             swap: bool, sides: tuple[str, ...]) -> bool:  # fmt: skip
     """Bring ``state`` up to date (see the module docstring); False when it must be built
     again instead."""
-    if versions.keys() != state.tables.keys():  # other tables: not a change of results
+    if versions.keys() != state.versions.keys():  # other tables: not a change of results
         return False
-    redo = {pk for pk, version in versions.items() if state.versions[pk] != version}
+    # (a table without places, if any, gives nobody a game: nothing to derive)
+    redo = {pk for pk, version in versions.items()
+            if state.versions[pk] != version and pk in state.tables}  # fmt: skip
     last = state.rounds[-1]
     sanctions = _sanctions(tournament, last)
     forfeits = _forfeits(sanctions)
