@@ -250,8 +250,7 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
         .values_list("round__number", "pairing_id", "pairing__table", "entry_id", "side",
                      "pairing__match_id")
     ) if fresh else []  # fmt: skip
-    # «Семёрка» ranks a table by when its players went out (``Match.outcome``), not by sticks
-    scored = "outcome__places" if tournament.rules_preset == "semerka" else "totals"
+    scored = places_.scored_column(tournament)  # «Семёрка»: the places, not the sticks
     # the decided tables' results
     decided = {} if not fresh else places_.decisions(Match.objects.filter(
         pairing__round__tournament=tournament, pairing__round__status__in=COUNTED,

@@ -63,12 +63,12 @@ from tournaments.results import places as places_
 from tournaments.results.ledger import (
     COUNTED,
     _sides_of,
-    _swapped,
     load,
     lot_seed,
     standings_settings,
 )
 from tournaments.results.round_games import PLACED_KINDS
+from tournaments.results.sides import swapped
 from tournaments.results.tables import Line, Table, entry_players, row_dict
 from tournaments.standings.incremental import Kept
 
@@ -228,9 +228,10 @@ def live_entries(tournament: Tournament, upto: int | None = None) -> Live | None
     if not marks:
         return None
     settings = standings_settings(tournament)
-    swap, sides = _swapped(tournament), _sides_of(tournament)
+    swap, sides = swapped(tournament), _sides_of(tournament)
     finished = tuple((n, m) for n, m in sorted(marks.items()) if m[0] == Round.Status.FINISHED)
-    basis = (settings, tournament.bye_result, swap, sides, tuple(sorted(marks)), finished)
+    basis = (settings, tournament.bye_result, swap, sides, places_.scored_column(tournament),
+             tuple(sorted(marks)), finished)  # fmt: skip
     key = (connection.settings_dict["NAME"], tournament.pk, lot_seed(tournament), upto)
     with _KEPT_LOCK:
         state = _KEPT.get(key)
@@ -319,6 +320,7 @@ def _update(state: _State, tournament: Tournament, versions: dict[int, int | Non
     decided = places_.decisions(
         Match.objects.filter(pk__in=[state.tables[pk]["match"] for pk in redo
                                      if state.tables[pk]["match"] is not None]), sides,
+        places_.scored_column(tournament),
     ) if redo else {}  # fmt: skip
     for pk in redo:
         info = state.tables[pk]

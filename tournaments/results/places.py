@@ -4,6 +4,7 @@ had no place in: the one derivation that ``ledger.load`` applies to every table 
 
     decisions(matches, sides, scored) -> {match: Decision}   the decided tables' results
                                                                (one query)
+    scored_column(tournament) -> str                 the JSON column they are scored from
     table_places(info, decision, offenders, swap, bye_result) -> [Place]
     unplaced(entry_id, withdrawn, rounds, unseated, absent) -> [Game]
 
@@ -23,6 +24,7 @@ from django.db.models.fields.json import KT
 
 from scoring.models import Match
 from tournaments import standings as pure
+from tournaments.models import Tournament
 from tournaments.results.sides import side_points, side_result
 
 END_KINDS = {"target": "target", "instant": "target", "time": "time", "deals": "deals"}
@@ -45,6 +47,12 @@ class Place(NamedTuple):
     ours: int = 0
     others: int = 0
     side: str = ""
+
+
+def scored_column(tournament: Tournament) -> str:
+    """The JSON column a decided table's sides are scored from: the totals, but «Семёрка»
+    ranks a table by when its players went out (``Match.outcome``), not by sticks."""
+    return "outcome__places" if tournament.rules_preset == "semerka" else "totals"
 
 
 def _key(column: str, key: str) -> KT:
