@@ -243,11 +243,12 @@ def live_entries(tournament: Tournament, upto: int | None = None) -> Live | None
                 if _update(state, tournament, versions, swap, sides):
                     return _live(state, tournament, settings)
         state = _build(tournament, upto, settings, basis, versions, swap)
+        live = _live(state, tournament, settings)  # before another thread may update it
         with _KEPT_LOCK:
             _KEPT[key] = state
             while len(_KEPT) > KEEP_TABLES:
                 _KEPT.popitem(last=False)
-        return _live(state, tournament, settings)
+        return live
     except BaseException:
         with _KEPT_LOCK:  # half updated: built again next time
             _KEPT.pop(key, None)
