@@ -71,6 +71,16 @@ def _uploads_in_a_temporary_folder(settings: Any, tmp_path_factory: Any) -> None
     settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")
 
 
+@pytest.fixture(autouse=True)
+def _no_standings_kept_from_another_test() -> None:
+    """The live standings a process keeps between requests (``tournaments.results.live_state``)
+    are checked against the database on every use, but ids and times repeat once a test's
+    transaction is rolled back: each test starts with none kept."""
+    from tournaments.results import live_state
+
+    live_state.forget()
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _eager_celery_by_default() -> Iterator[None]:
     from config.celery import app

@@ -9,13 +9,22 @@ every table gets a whole legal match from the rules simulator (sports domino: 8 
 redeals included), folded by the engine and stored as confirmed. Rounds 1..N-1 are finished (a
 snapshot each); round N stays published, so its standings are computed live.
 
+The last ``--confirmations`` tables of round N are left submitted, not confirmed.
+
 Prints, for the full standings after round N (every metric: Buchholz, cut-1, median,
 Sonneborn-Berger, progressive, head-to-head): the median time and the number of queries of
 ``results.live_table``; the time of reading a finished round's snapshot; the time of taking one;
-and the median time of the public standings page through Django's test client, live and
-snapshot, both "cold" (the cache cleared before every request: the table is computed and
-rendered each time) and "cached" (what polling spectators get while nothing changes). Targets
-(issue 6): ≤ 300 ms and ≤ 10 queries; the page ≤ 150 ms median. Asserts nothing.
+then the live table after each confirmation of a submitted table (``scoring.confirm``), computed
+both ways in turn, the order alternating: in full (``ledger.load`` + ``live_table``, the
+entries' players — what the page computed before issue 31) and kept (``results.live_state``:
+the rows the confirmation touched updated), with the CPU time of this process (the database's
+work excluded) and the wall time of each, their medians and ratios, and both checked equal; and
+the median time of the public standings page through Django's test client, live and snapshot,
+"cold" (the cache cleared and nothing kept before every request: the table is computed in full
+and rendered each time), "kept" (live only: the cache cleared, the kept table up to date) and
+"cached" (what polling spectators get while nothing changes). Targets (issue 6): ≤ 300 ms and
+≤ 10 queries; the page ≤ 150 ms median; (issue 31) the kept table's update ≤ 20 ms of CPU.
+Asserts nothing about speed.
 """
 
 from __future__ import annotations
@@ -44,6 +53,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--page-repeat", type=int, default=20)
+    parser.add_argument("--confirmations", type=int, default=20,
+                        help="tables of the last round left submitted, then confirmed one by one")
     parser.add_argument("--keep", action="store_true", help="keep the scratch database")
     parser.add_argument("--scratch", default=SCRATCH,
                         help="the scratch database's name (one per person running it at once)")
@@ -69,7 +80,7 @@ def timed(call: Any, repeat: int) -> tuple[float, int, Any]:
     return statistics.median(times), queries, result
 
 
-def build(pairs: int, rounds: int) -> Any:
+def build(pairs: int, rounds: int, submitted: int = 0) -> Any:
     from django.contrib.auth.models import Group, User
     from django.core.management import call_command
 
@@ -127,6 +138,9 @@ def build(pairs: int, rounds: int) -> Any:
                 Deal(match=match, n=i, record=record, verdict=v.to_dict())
                 for i, (record, v) in enumerate(zip(records, verdict.deals, strict=True), 1)
             ]
+        if number == rounds and submitted:  # handed in, waiting for the desk
+            for match in matches[-submitted:]:
+                match.status = Match.Status.SUBMITTED
         fields = ["totals", "finished", "end", "winner", "status", "deals_won"]
         Match.objects.bulk_update(matches, fields, batch_size=500)
         Deal.objects.bulk_create(deals, batch_size=2000)
@@ -151,7 +165,7 @@ def run(args: argparse.Namespace) -> None:
     # the ratings task runs in the worker in production; eager here it would be timed with the
     # finishing of each round (bench/ratings_bench.py times it)
     ratings.schedule = lambda tournament_id: None
-    tournament, organiser = build(args.pairs, args.rounds)
+    tournament, organiser = build(args.pairs, args.rounds, args.confirmations)
     last = args.rounds
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
@@ -183,6 +197,8 @@ def run(args: argparse.Namespace) -> None:
     assert table.source == "snapshot"
     print(f"snapshot of round {last - 1} read: median {seconds * 1000:.0f} ms, {queries} queries")
 
+    confirmations(tournament, organiser, args.confirmations)
+
     try:
         url = reverse("tournaments:standings", args=[tournament.pk])
     except NoReverseMatch:
@@ -190,13 +206,17 @@ def run(args: argparse.Namespace) -> None:
         return
     from django.core.cache import cache
 
+    from tournaments.results import live_state
+
     client = Client(HTTP_HOST="localhost")
     for label, query in (("live", ""), ("snapshot", f"?round={last - 1}")):
-        for mode in ("cold", "cached"):
+        for mode in ("cold", "kept", "cached") if label == "live" else ("cold", "cached"):
             times, cpu = [], []
             for _ in range(args.page_repeat):
-                if mode == "cold":
+                if mode in ("cold", "kept"):
                     cache.clear()  # every request computes and renders the table again
+                if mode == "cold":
+                    live_state.forget()  # … in full
                 start, start_cpu = time.perf_counter(), time.process_time()
                 response = client.get(url + query)
                 times.append(time.perf_counter() - start)
@@ -208,6 +228,62 @@ def run(args: argparse.Namespace) -> None:
                   f"{statistics.median(times) * 1000:.0f} ms over {args.page_repeat} requests "
                   f"(target ≤ 150 ms; CPU {statistics.median(cpu) * 1000:.0f} ms; load average "
                   f"{os.getloadavg()[0]:.1f})")  # fmt: skip
+
+
+def confirmations(tournament: Any, organiser: Any, count: int) -> None:
+    """The live table after each confirmation, in full and kept, in turn (see the docstring)."""
+    from scoring import services as scoring
+    from scoring.models import Match
+    from tournaments.results import live_state, tables
+    from tournaments.results.ledger import load
+
+    waiting = list(Match.objects.filter(pairing__round__tournament=tournament,
+                                        status=Match.Status.SUBMITTED)
+                   .order_by("pk").values_list("pk", flat=True))  # fmt: skip
+    if not waiting:
+        return
+
+    def full() -> Any:
+        ledger = load(tournament, None, players=False, with_cells=False)
+        table = tables.live_table(tournament, None, "entries", ledger=ledger)
+        return table.lines, ledger.pending_tables, tables.ledger_players(ledger)
+
+    def kept() -> Any:
+        live = live_state.live_entries(tournament, None)
+        return live.table.lines, live.pending_tables, live.players
+
+    def measured(call: Any) -> tuple[float, float, Any]:
+        start, start_cpu = time.perf_counter(), time.process_time()
+        result = call()
+        return time.process_time() - start_cpu, time.perf_counter() - start, result
+
+    live_state.forget()
+    cpu, wall, _ = measured(kept)
+    print(f"kept live table built (a process's first, in full, and what it keeps): CPU "
+          f"{cpu * 1000:.0f} ms, wall {wall * 1000:.0f} ms")  # fmt: skip
+    times: dict[str, list[tuple[float, float]]] = {"full": [], "kept": []}
+    for n, match_id in enumerate(waiting):
+        scoring.confirm(match_id, organiser)
+        order = (("kept", kept), ("full", full)) if n % 2 == 0 else (("full", full),
+                                                                     ("kept", kept))  # fmt: skip
+        answers = {}
+        for name, call in order:
+            cpu, wall, answers[name] = measured(call)
+            times[name].append((cpu, wall))
+        assert answers["kept"] == answers["full"], f"the kept table differs after {match_id}"
+    cpu_full = statistics.median(c for c, _ in times["full"])
+    cpu_kept = statistics.median(c for c, _ in times["kept"])
+    wall_full = statistics.median(w for _, w in times["full"])
+    wall_kept = statistics.median(w for _, w in times["kept"])
+    print(f"live table after one confirmation, {len(waiting)} confirmations, in turn (medians):")
+    print(f"  in full (load + live_table + players): CPU {cpu_full * 1000:.1f} ms, "
+          f"wall {wall_full * 1000:.1f} ms")  # fmt: skip
+    print(f"  kept (live_state update):              CPU {cpu_kept * 1000:.1f} ms, "
+          f"wall {wall_kept * 1000:.1f} ms (target ≤ 20 ms CPU)")  # fmt: skip
+    print(f"  ratio full / kept: CPU {cpu_full / cpu_kept:.1f}×, "
+          f"wall {wall_full / wall_kept:.1f}×; the two tables equal after every confirmation; "
+          f"load average "
+          f"{os.getloadavg()[0]:.1f}")  # fmt: skip
 
 
 if __name__ == "__main__":

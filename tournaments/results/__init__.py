@@ -1,10 +1,12 @@
 """Results: the bridge from the tables to the pure ``standings`` package, and what shows them.
 
-Owns: ``ledger`` (every round of every entry loaded from the database), ``tables`` (standings of
-entries, teams and players), ``snapshots`` (the standings kept after a finished round, and the
-fingerprint of what they depend on), ``display`` (the standings as pages and the API show them,
-cached), ``crosstable``, ``history`` (a player's every match), ``exports`` (CSV, XLSX), the public
-results pages (``views``) and the results API (``api``).
+Owns: ``ledger`` (every round of every entry loaded from the database), ``places`` (what one
+table gives each entry at it), ``tables`` (standings of entries, teams and players),
+``snapshots`` (the standings kept after a finished round, and the fingerprint of what they
+depend on), ``live_state`` (the live table of entries kept between requests and brought up to
+date from what changed), ``display`` (the standings as pages and the API show them, cached),
+``crosstable``, ``history`` (a player's every match), ``exports`` (CSV, XLSX), the public results
+pages (``views``) and the results API (``api``).
 
 Reads every table of the tournament and writes only ``Standing`` snapshots. Must not: import
 rounds, discipline or archive (they use it), hold tie-break arithmetic (``tournaments.standings``).

@@ -32,7 +32,7 @@ from tournaments.models import (
     Standing,
     Tournament,
 )
-from tournaments.results import snapshots, tables
+from tournaments.results import live_state, snapshots, tables
 from tournaments.results.ledger import COUNTED, Ledger, gc_paused, load
 from tournaments.selectors import qualifying_rounds
 
@@ -198,6 +198,13 @@ def _compute(tournament: Tournament, rounds: dict[int, str], chosen: int | None,
         table = tables.table(tournament, upto, scope)  # the snapshot (a few queries)
         if table.source != "snapshot":
             table = None
+    if table is None and not need_ledger and scope == Standing.Scope.ENTRIES:
+        # kept between requests and brought up to date (``live_state``), unless a team event;
+        # the latest round's is kept as such (None), so the next round's replaces it
+        live = live_state.live_entries(tournament, chosen)
+        if live is not None:
+            return Results(live.table, sorted(rounds), columns_for(live.table.order),
+                           live.pending_tables, live.players)  # fmt: skip
     if table is None or need_ledger:
         # the entries' players are loaded as models only where they are read from the ledger
         ledger = load(tournament, upto, players=need_ledger or scope == "players",

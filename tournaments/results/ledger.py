@@ -39,7 +39,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Prefetch
-from django.db.models.fields.json import KT
 
 from rules import RulesError
 from scoring.models import Match
@@ -54,9 +53,11 @@ from tournaments.models import (
     Sanction,
     Tournament,
 )
+from tournaments.results import places as places_
 from tournaments.results import round_games
-from tournaments.results.sides import side_points as _side_points
-from tournaments.results.sides import side_result, swapped
+from tournaments.results.places import TYPED
+from tournaments.results.sides import side_result as side_result  # read here by its callers
+from tournaments.results.sides import swapped
 
 COUNTED = (Round.Status.PUBLISHED, Round.Status.FINISHED)
 
@@ -70,10 +71,6 @@ def _sides_of(tournament: Tournament) -> tuple[str, ...]:
     (``tournaments.formats``), and reading just those keys of a big event's totals halves that
     query's work; other formats read every side."""
     return ("NS", "EW") if tournament.format in formats.PAIR_FORMATS else SIDES
-
-
-END_KINDS = {"target": "target", "instant": "target", "time": "time", "deals": "deals"}
-TYPED = "result_only"  # the end a final score typed without deals is read with (no END_KINDS)
 
 
 def standings_settings(tournament: Tournament) -> pure.Settings:
@@ -154,6 +151,13 @@ class Ledger:
     pending_tables: int = 0  # tables still in play (live standings)
     #: each entry's players as (id, name), read once (``tables.ledger_players``)
     entry_players: dict[int, list[tuple[int, str]]] | None = None
+    #: the tables read from the places (the rounds not kept, ``round_games``): pairing ->
+    #: ``places.table_places``' ``info`` (``live_state`` keeps those of the rounds in play)
+    tables: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: the decided matches among those tables (``places.decisions``)
+    decided: dict[int, places_.Decision] = field(default_factory=dict)
+    #: (entry, round) of every absence asked for
+    absent: set[tuple[int, int]] = field(default_factory=set)
 
     @property
     def last_round(self) -> int:
@@ -193,11 +197,6 @@ def gc_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def _key(column: str, key: str) -> KT:
-    """A key of a JSON column as text, read by the database (no JSON decoding here)."""
-    return KT(f"{column}__{key}")
 
 
 def load(tournament: Tournament, upto_round: int | None = None, players: bool = True,
@@ -251,23 +250,11 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
         .values_list("round__number", "pairing_id", "pairing__table", "entry_id", "side",
                      "pairing__match_id")
     ) if fresh else []  # fmt: skip
-    # «Семёрка» ranks a table by when its players went out (``Match.outcome``), not by sticks
-    scored = "outcome__places" if tournament.rules_preset == "semerka" else "totals"
-    # the decided tables' results, the JSON keys of every side read as text by the database
-    decided: dict[int, tuple[str, str, dict[str, int], dict[str, int]]] = {}
-    for pk, winner, end, result_only, *values in [] if not fresh else Match.objects.filter(
+    scored = places_.scored_column(tournament)  # «Семёрка»: the places, not the sticks
+    # the decided tables' results
+    decided = {} if not fresh else places_.decisions(Match.objects.filter(
         pairing__round__tournament=tournament, pairing__round__status__in=COUNTED,
-        pairing__round__number__in=fresh, status=Match.Status.CONFIRMED,
-    ).exclude(winner="").values_list(
-        "pk", "winner", "end", "result_only", *(_key(scored, side) for side in sides_read),
-        *(_key("deals_won", side) for side in sides_read),
-    ):  # fmt: skip
-        totals, won = values[: len(sides_read)], values[len(sides_read):]
-        decided[pk] = (  # a score typed without deals (``rounds.result_only``) ends so
-            winner, TYPED if result_only else end,
-            {side: int(v) for side, v in zip(sides_read, totals, strict=True) if v is not None},
-            {side: int(v) for side, v in zip(sides_read, won, strict=True) if v is not None},
-        )  # fmt: skip
+        pairing__round__number__in=fresh), sides_read, scored)  # fmt: skip
     sanctions = list(
         Sanction.objects.filter(tournament=tournament, revoked_at__isnull=True,
                                 round_number__lte=last).order_by("round_number", "pk")
@@ -298,44 +285,23 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     for pairing_id, info in tables.items():
         number = info["round"]
         add = per_round[number].append
-        for entry_id in info["BYE"]:
-            result = tournament.bye_result
-            add(pure.Game(number, entry_id, None, result, played=False, kind="bye"))
-            placed[entry_id][number] = "bye"
-            if with_cells:
-                cells[entry_id][number] = Cell(number, "bye", result)
         offenders = forfeits.get(pairing_id, set())
-        sides: dict[str, list[int]] = info["sides"]
-        decision = decided.get(info["match"]) if not offenders else None
-        for side, members in sides.items():
-            mine = tuple(members)
-            theirs = tuple(e for name, group in sides.items() if name != side for e in group)
-            kind, result, ours, others = "pending", "", 0, 0
-            if offenders:
-                lost = bool(offenders & set(mine))
-                kind, result = ("forfeit_loss", "loss") if lost else ("forfeit_win", "win")
-            elif decision is not None:
-                winner, end, totals, won = decision
-                kind, result = "", side_result(winner, side, totals, swap)
-                ours, others = _side_points(side, totals, swap)
-            for entry_id in mine:
-                if kind == "":
-                    add(pure.Game(
-                        number, entry_id, theirs[0] if theirs else None,
-                        result, ours, others, won.get(side, 0),  # type: ignore[arg-type]
-                        end=END_KINDS.get(end, ""),  # type: ignore[arg-type]
-                        opponents=theirs if len(theirs) > 1 else (),
-                    ))  # fmt: skip
-                elif kind != "pending":
-                    add(pure.Game(number, entry_id, None, result, played=False,  # type: ignore[arg-type]
-                                  kind=kind))  # type: ignore[arg-type]  # fmt: skip
-                placed[entry_id][number] = kind
-                if with_cells:
-                    cells[entry_id][number] = Cell(
-                        number, kind, result, theirs, tuple(e for e in mine if e != entry_id),
-                        ours, others, info["table"], info["match"], side,
-                        info["match"] in decided and decided[info["match"]][1] == TYPED,
-                    )  # fmt: skip
+        typed = info["match"] in decided and decided[info["match"]][1] == TYPED
+        for place in places_.table_places(info, decided.get(info["match"]), offenders, swap,
+                                          tournament.bye_result):  # fmt: skip
+            entry_id, kind = place.entry, place.kind
+            if place.game is not None:
+                add(place.game)
+            placed[entry_id][number] = kind
+            if not with_cells:
+                continue
+            if kind == "bye":
+                cells[entry_id][number] = Cell(number, "bye", place.result)
+            else:
+                cells[entry_id][number] = Cell(
+                    number, kind, place.result, place.theirs, place.partners, place.ours,
+                    place.others, info["table"], info["match"], place.side, typed,
+                )  # fmt: skip
 
     pending_tables = len({(info["round"], info["table"]) for pid, info in tables.items()
                           if info["sides"] and not forfeits.get(pid)
@@ -366,14 +332,11 @@ def load(tournament: Tournament, upto_round: int | None = None, players: bool = 
     for entry_id, entry in entries.items():
         if entry_id not in missing:
             continue
-        last = max((n for n in rounds if entry_id in seated[n]), default=0)
-        for number in rounds:
-            if entry_id not in unseated[number]:
-                continue
-            withdrawn = entry.status == Entry.Status.WITHDRAWN and number > last
-            kind = "withdrawn" if withdrawn and (entry_id, number) not in absent else "absent"
-            games.append(pure.Game(number, entry_id, None, "loss", played=False, kind=kind))  # type: ignore[arg-type]
+        empty = [number for number in rounds if entry_id in unseated[number]]
+        withdrawn = entry.status == Entry.Status.WITHDRAWN
+        for game in places_.unplaced(entry_id, withdrawn, rounds, empty, absent):
+            games.append(game)
             if with_cells:
-                cells[entry_id][number] = Cell(number, kind, "loss")
+                cells[entry_id][game.round] = Cell(game.round, game.kind, "loss")
     return Ledger(tournament, entries, rounds, games, sanctions, dict(cells), pending,
-                  pending_tables)  # fmt: skip
+                  pending_tables, tables=tables, decided=decided, absent=absent)  # fmt: skip

@@ -5,6 +5,9 @@ forfeits and sanctions once, turns them into ``Game``/``Sanction``/``Settings`` 
 
     standings(participants, games, settings, sanctions=(), upto_round=None) -> list[Row]
 
+``incremental.Kept`` keeps the figures of every participant between changes and recomputes
+only those a change touches; its rows equal ``standings`` of the same input.
+
 Each played match appears twice in ``games``, once from each side; every unplayed round is one
 ``Game`` with ``played=False`` and a ``kind``. Ranks are 1..n and never shared.
 

@@ -1,9 +1,10 @@
 """Standings: metrics per participant, then the tie-break order, then ranks. Pure Python.
 
-The order is refined criterion by criterion: participants are kept in groups that are equal on
-every criterion so far, and each criterion splits the groups further. Head-to-head is computed
-inside such a group (and again inside the sub-groups it leaves tied, ``direct_encounter``), which
-is why the refinement is incremental rather than one sort.
+The order is refined criterion by criterion: participants equal on every criterion so far are
+split by the next one, higher values first. Head-to-head is computed inside each group equal on
+every criterion before it (and again inside the sub-groups it leaves tied,
+``direct_encounter``); once its values are known, the refinement is one sort of each
+participant's tuple of values (the lot, always last, makes the tuples distinct).
 """
 
 from __future__ import annotations
@@ -88,7 +89,31 @@ def standings(
     """
     ids = list(dict.fromkeys(participants))
     known = set(ids)
-    games_of: dict[int, list[Game]] = defaultdict(list)
+    games_of, last_round = grouped(known, games, upto_round)
+    deductions, game_points = deducted(known, sanctions, upto_round)
+    tallies = {
+        pid: metrics.tally(
+            games_of[pid], settings, deductions.get(pid, {}), last_round, game_points.get(pid, 0)
+        )
+        for pid in ids
+    }
+    totals = {pid: tally[0] for pid, tally in tallies.items()}
+    adjusted = {pid: tally[1] for pid, tally in tallies.items()}
+    # each opponent-based metric once per participant: the order and the rows both read it
+    opponent = {
+        pid: metrics.opponent_figures(games_of[pid], settings, totals[pid].match_points, adjusted)
+        for pid in ids
+    }
+    return ranked(ids, games_of, settings, totals, opponent, lot(ids, settings.seed),
+                  deductions, game_points)  # fmt: skip
+
+
+def grouped(
+    known: set[int], games: Iterable[Game], upto_round: int | None
+) -> tuple[defaultdict[int, list[Game]], int]:
+    """Each participant's games of the rounds counted, in the order given, and the last round
+    counted; ValueError for a game of (or against) somebody not in ``known``."""
+    games_of: defaultdict[int, list[Game]] = defaultdict(list)
     last_round = 0
     # everybody a counted game names, checked against ``known`` once after the loop (a check
     # per game was a fifth of a 1,000-entry table's time)
@@ -109,6 +134,14 @@ def standings(
         raise ValueError(f"games of unknown participants: {sorted(unknown)}")  # type: ignore[type-var]
     if upto_round is not None:
         last_round = max(last_round, upto_round)
+    return games_of, last_round
+
+
+def deducted(
+    known: set[int], sanctions: Iterable[Sanction], upto_round: int | None
+) -> tuple[dict[int, dict[int, int]], dict[int, int]]:
+    """The match points sanctions deduct (participant -> round -> points) and the points
+    recorded they deduct (participant -> points), of the rounds counted."""
     deductions: dict[int, dict[int, int]] = defaultdict(dict)
     game_points: dict[int, int] = defaultdict(int)
     for sanction in sanctions:
@@ -119,96 +152,79 @@ def standings(
         per_round = deductions[sanction.participant]
         per_round[sanction.round] = per_round.get(sanction.round, 0) + sanction.points
         game_points[sanction.participant] += sanction.game_points
+    return dict(deductions), dict(game_points)
 
-    tallies = {
-        pid: metrics.tally(
-            games_of[pid], settings, deductions.get(pid, {}), last_round, game_points.get(pid, 0)
-        )
-        for pid in ids
-    }
-    totals = {pid: tally[0] for pid, tally in tallies.items()}
-    adjusted = {pid: tally[1] for pid, tally in tallies.items()}
-    lots = lot(ids, settings.seed)
-    # each opponent-based metric once per participant: the order and the rows both read it
-    opponent = {
-        pid: metrics.opponent_figures(games_of[pid], settings, totals[pid].match_points, adjusted)
-        for pid in ids
-    }
-    bh = {pid: values[0] for pid, values in opponent.items()}
-    cut1 = {pid: values[1] for pid, values in opponent.items()}
-    median = {pid: values[2] for pid, values in opponent.items()}
-    sb = {pid: values[3] for pid, values in opponent.items()}
-    fixed: dict[str, Callable[[int], float]] = {
-        "match_points": lambda pid: totals[pid].match_points,
-        "wins": lambda pid: totals[pid].wins,
-        "difference": lambda pid: totals[pid].difference,
-        "points": lambda pid: totals[pid].points_for,
-        "efectividad": lambda pid: totals[pid].efectividad,
-        "buchholz": bh.__getitem__,
-        "buchholz_cut1": cut1.__getitem__,
-        "median_buchholz": median.__getitem__,
-        "sonneborn_berger": sb.__getitem__,
-        "progressive": lambda pid: totals[pid].progressive,
-        "lot": lambda pid: lots[pid],
+
+def ranked(
+    ids: list[int],
+    games_of: Mapping[int, Sequence[Game]],
+    settings: Settings,
+    totals: Mapping[int, metrics.Totals],
+    opponent: Mapping[int, tuple[float, float, float, float]],
+    lots: Mapping[int, int],
+    deductions: Mapping[int, Mapping[int, int]],
+    game_points: Mapping[int, int],
+) -> list[Row]:
+    """The rows in the settings' order from each participant's figures (``totals``, the
+    opponent-based ``opponent`` figures and its lot): the tie-break refinement and the ranks.
+    ``standings`` computes the figures of everybody; ``incremental.Kept`` keeps them and
+    recomputes those a change touches.
+
+    Each criterion is a column of values in the order of ``ids`` (a comprehension per column:
+    a call per value was most of a 1,000-entry ranking's time); head-to-head's column is
+    filled group by group, the groups being the participants equal on every column before it.
+    """
+    listed = [totals[pid] for pid in ids]
+    figures = [opponent[pid] for pid in ids]
+    columns: dict[str, Callable[[], list[float]]] = {
+        "match_points": lambda: [float(t.match_points) for t in listed],
+        "wins": lambda: [float(t.wins) for t in listed],
+        "difference": lambda: [float(t.points_for - t.points_against) for t in listed],
+        "points": lambda: [float(t.points_for) for t in listed],
+        "efectividad": lambda: [float(t.efectividad) for t in listed],
+        "buchholz": lambda: [float(f[0]) for f in figures],
+        "buchholz_cut1": lambda: [float(f[1]) for f in figures],
+        "median_buchholz": lambda: [float(f[2]) for f in figures],
+        "sonneborn_berger": lambda: [float(f[3]) for f in figures],
+        "progressive": lambda: [float(t.progressive) for t in listed],
+        "lot": lambda: [float(lots[pid]) for pid in ids],
     }
     order = settings.order if "lot" in settings.order else (*settings.order, "lot")
-    values: dict[int, list[float]] = {pid: [] for pid in ids}
-    h2h: dict[int, float] = dict.fromkeys(ids, 0.0)
-    groups: list[list[int]] = [ids] if ids else []
+    values: list[list[float]] = []
+    h2h = [0.0] * len(ids)
     for name in order:
-        refined: list[list[int]] = []
-        for group in groups:
-            if name == "head_to_head":
-                # the value: how many of the tied the direct encounter ranks below
-                subgroups = direct_encounter(group, games_of, settings)
-                below = len(group)
-                for subgroup in subgroups:
-                    below -= len(subgroup)
-                    for pid in subgroup:
-                        h2h[pid] = float(below)
-                        values[pid].append(float(below))
-                refined.extend(subgroups)
+        if name != "head_to_head":
+            values.append(columns[name]())
+            continue
+        # the value: how many of the tied the direct encounter ranks below
+        h2h = [0.0] * len(ids)
+        tied: dict[tuple[float, ...], list[int]] = defaultdict(list)
+        for index, key in enumerate(zip(*values, strict=True) if values else [()] * len(ids)):
+            tied[key].append(index)
+        for members in tied.values():
+            if len(members) < 2:
                 continue
-            of = fixed[name]
-            if len(group) == 1:  # already separated: only its value is recorded
-                values[group[0]].append(float(of(group[0])))
-                refined.append(group)
-                continue
-            buckets: dict[float, list[int]] = defaultdict(list)
-            for pid in group:
-                value = float(of(pid))
-                values[pid].append(value)
-                buckets[value].append(pid)
-            refined.extend(buckets[key] for key in sorted(buckets, reverse=True))
-        groups = refined
-
+            group = [ids[index] for index in members]
+            position = dict(zip(group, members, strict=True))
+            below = len(group)
+            for subgroup in direct_encounter(group, games_of, settings):
+                below -= len(subgroup)
+                for pid in subgroup:
+                    h2h[position[pid]] = float(below)
+        values.append(h2h)
+    keys = list(zip(*values, strict=True))
+    deducted = {pid: sum(per_round.values()) for pid, per_round in deductions.items()}
+    make = Row._make  # positional: a thousand rows of 22 fields each
     rows: list[Row] = []
-    for rank, (pid,) in enumerate(groups, start=1):
-        total = totals[pid]
-        rows.append(
-            Row(
-                rank=rank,
-                participant=pid,
-                match_points=total.match_points,
-                wins=total.wins,
-                games_won=total.games_won,
-                draws=total.draws,
-                losses=total.losses,
-                points_for=total.points_for,
-                points_against=total.points_against,
-                difference=total.difference,
-                deals_won=total.deals_won,
-                efectividad=total.efectividad,
-                buchholz=bh[pid],
-                buchholz_cut1=cut1[pid],
-                median_buchholz=median[pid],
-                sonneborn_berger=sb[pid],
-                progressive=total.progressive,
-                head_to_head=h2h[pid],
-                lot=lots[pid],
-                tiebreaks=tuple(values[pid]),
-                deducted=sum(deductions.get(pid, {}).values()),
-                deducted_points=game_points.get(pid, 0),
-            )
-        )
+    for rank, index in enumerate(sorted(range(len(ids)), key=keys.__getitem__, reverse=True),
+                                 start=1):  # fmt: skip
+        pid = ids[index]
+        won, wins, games_won, draws, losses, scored, conceded, deals, efectividad, progressive = (
+            listed[index])
+        bh, cut1, median, sb = figures[index]
+        rows.append(make((
+            rank, pid, won, wins, games_won, draws, losses, scored, conceded, scored - conceded,
+            deals, efectividad, bh, cut1, median, sb, progressive, h2h[index], lots[pid],
+            keys[index], deducted.get(pid, 0), game_points.get(pid, 0),
+        )))  # fmt: skip
     return rows

@@ -182,3 +182,55 @@ def test_every_metric_is_the_one_its_definition_gives(
         assert (row.buchholz, row.buchholz_cut1, row.median_buchholz, row.sonneborn_berger) == (
             metrics.buchholz(items), metrics.buchholz_cut1(items),
             metrics.median_buchholz(items), metrics.sonneborn_berger(items))  # fmt: skip
+
+
+def refined(
+    ids: list[int], games: list[Game], rules: Settings
+) -> list[tuple[int, tuple[float, ...]]]:
+    """The ranking as it was first written, kept as the reference ``ranking.ranked`` (one sort
+    of the value tuples) must agree with: groups split criterion by criterion, head-to-head
+    applied inside each group tied so far."""
+    from collections import defaultdict
+
+    from tournaments.standings.ranking import direct_encounter
+
+    rows = {row.participant: row for row in standings(ids, games, rules)}
+    games_of: dict[int, list[Game]] = defaultdict(list)
+    for game in games:
+        games_of[game.participant].append(game)
+    order = rules.order if "lot" in rules.order else (*rules.order, "lot")
+    values: dict[int, list[float]] = {pid: [] for pid in ids}
+    groups = [list(ids)] if ids else []
+    for name in order:
+        split: list[list[int]] = []
+        for group in groups:
+            if name == "head_to_head":
+                subgroups = direct_encounter(group, games_of, rules)
+                below = len(group)
+                for subgroup in subgroups:
+                    below -= len(subgroup)
+                    for pid in subgroup:
+                        values[pid].append(float(below))
+                split.extend(subgroups)
+                continue
+            buckets: dict[float, list[int]] = defaultdict(list)
+            for pid in group:
+                value = float(getattr(rows[pid], FIXED[name]))
+                values[pid].append(value)
+                buckets[value].append(pid)
+            split.extend(buckets[key] for key in sorted(buckets, reverse=True))
+        groups = split
+    return [(pid, tuple(values[pid])) for (pid,) in groups]
+
+
+@settings(max_examples=150, deadline=None)
+@given(events, orders, st.integers(0, 10**6))
+def test_one_sort_of_the_value_tuples_ranks_as_the_criterion_by_criterion_refinement(
+    event: tuple[int, int, list[Game]], order: tuple[str, ...], seed: int
+) -> None:
+    n, _, games = event
+    rules = make_settings((*order, "head_to_head") if "head_to_head" not in order else order,
+                          seed)  # fmt: skip
+    rows = standings(range(1, n + 1), games, rules)
+    assert [(row.participant, row.tiebreaks) for row in rows] == refined(
+        list(range(1, n + 1)), games, rules)
