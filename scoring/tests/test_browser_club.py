@@ -77,6 +77,7 @@ def test_a_referee_records_a_whole_chechevo_match_of_three(
             if i == len(deals):
                 verdict = page.inner_text("#verdict")
                 assert "«Козёл»: N" in verdict and "«Козёл»: S" in verdict
+                assert "Раздачу выиграл E." in verdict  # one player: not «выиграли»
                 shot(page, tmp_path, "chechevo-verdict-360.png")
             page.click("#save-deal")
             taps.append(count + 1)
