@@ -1,9 +1,9 @@
 """The tournaments app's wiring: signals connected once the apps are ready (snapshots retaken
 after a correction, sanctions and shared players and clubs audited, ratings recomputed when a
-tournament becomes private or public, pages pushed when what they show changes) and the rule of
-``tournaments.access`` over its tables' matches, registered in scoring
-(``scoring.services.EVENT_SCOPES``): scoring cannot import tournaments, so it asks through this
-hook who sees, oversees and corrects a table's match."""
+tournament becomes private or public, pages pushed when what they show changes, with the
+standings table inside the push) and the rule of ``tournaments.access`` over its tables'
+matches, registered in scoring (``scoring.services.EVENT_SCOPES``): scoring cannot import
+tournaments, so it asks through this hook who sees, oversees and corrects a table's match."""
 
 from typing import Any
 
@@ -36,6 +36,12 @@ class TournamentsConfig(AppConfig):
         from tournaments.live import signals as live
 
         live.connect()
+
+        from tournaments.live import content
+        from tournaments.results import views as results
+
+        # the public standings table travels in the push (issue 31): rendered once per language
+        content.register("standings", "standings", results.pushed_standings)
 
         from scoring import services as scoring
 

@@ -1,20 +1,29 @@
 // Pages that update themselves. An element with data-live-socket (the WebSocket path) and
-// data-live-parts (the parts it shows: "standings", "hall", "board", ...) re-reads its
-// data-fragment-url when the server says one of its parts changed, and swaps it in; with
-// data-live-event it only dispatches "live:refresh" on itself (the hall's script re-reads).
-// The message carries no data, only {"part", "round", "at"}: the fragment comes through the page's
-// own cached, access-checked view. An element with data-live-read (public standings) first asks
-// that address, answered by the push process from the cache (tournaments.results.reread): 200 is
-// the table, anything else means "ask the page's own view", which then computes it. While the socket is not open (refused, blocked, the server
-// without WebSockets) the element polls every data-refresh seconds instead, and the socket is
-// tried again with a growing pause. data-live-state says which: "push" or "polling".
+// data-live-parts (the parts it shows: "standings", "hall", "board", ...) is told over the socket
+// when one of its parts changed, {"part", "round", "at"}. When the message carries the fragment
+// itself ({..., "key", "v", "html"}, tournaments.live.content) and "key" is the element's
+// data-live-key, the html is swapped in as it is: no request. Otherwise the element re-reads its
+// data-fragment-url through the page's own cached, access-checked view, and swaps it in; with
+// data-live-event it only dispatches "live:refresh" on itself (the hall's script re-reads). An
+// element with data-live-read (public standings) first asks that address, answered by the push
+// process from the cache (tournaments.results.reread): 200 is the table, anything else means
+// "ask the page's own view", which then computes it.
+// Versions: data-live-version is the version of what the element shows ("v" of a pushed
+// fragment, the X-Live-Version header of a read one); a fragment older than it is never swapped
+// in, whichever way it came and in whatever order the answers arrive.
+// While the socket is not open (refused, blocked, the server without WebSockets) the element
+// polls every data-refresh seconds instead, and the socket is tried again with a growing pause.
+// data-live-state says which: "push" or "polling". The socket is opened with ?lang= of the page
+// (<html lang>): the language of the fragments it is pushed.
 (function () {
   "use strict";
   var MAX_PAUSE = 30000;
   var sockets = {};
 
   function socketUrl(path) {
-    return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path;
+    var lang = document.documentElement.lang;
+    return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + path +
+      (lang ? (path.indexOf("?") < 0 ? "?" : "&") + "lang=" + encodeURIComponent(lang) : "");
   }
 
   // one socket per path, shared by the elements that listen to it
@@ -67,12 +76,37 @@
     var stopped = false;
     var entry = connect(box.dataset.liveSocket);
 
+    // a fragment of this version or newer may be swapped in (no version: always)
+    function current(version) {
+      var shown = parseFloat(box.dataset.liveVersion);
+      return version === null || isNaN(version) || isNaN(shown) || version >= shown;
+    }
+
+    function versionOf(response) {
+      var header = response.headers.get("X-Live-Version");
+      return header === null ? null : parseFloat(header);
+    }
+
+    function apply(html, version) {
+      if (!current(version)) { return; }  // an older state than the one shown
+      box.innerHTML = html;
+      if (version !== null && !isNaN(version)) { box.dataset.liveVersion = String(version); }
+      if (window.scrollBoxes) { window.scrollBoxes(); }  // a new wide table: keyboard-scrollable
+      box.dataset.refreshedAt = String(Date.now());
+      box.dispatchEvent(new CustomEvent("live:updated"));
+      // a finished round's snapshot no longer changes: stop listening
+      if (box.dataset.liveStop && box.querySelector(box.dataset.liveStop)) { stopped = true; }
+    }
+
     // the table from the push process when it has one read after since; null: ask the view
     function fastRead(since) {
       var read = box.dataset.liveRead;
       if (!since || !read) { return Promise.resolve(null); }
       return fetch(read + (read.indexOf("?") < 0 ? "?" : "&") + "since=" + since, { credentials: "omit" })
-        .then(function (response) { return response.status === 200 ? response.text() : null; })
+        .then(function (response) {
+          if (response.status !== 200) { return null; }
+          return response.text().then(function (html) { return { html: html, version: versionOf(response) }; });
+        })
         .catch(function () { return null; });
     }
 
@@ -88,19 +122,17 @@
       busy = true;
       var target = url + (since ? (url.indexOf("?") < 0 ? "?" : "&") + "since=" + since : "");
       fastRead(since)
-        .then(function (html) {
-          if (html !== null) { return html; }
+        .then(function (read) {
+          if (read !== null) { return read; }
           return fetch(target, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
-            .then(function (response) { return response.ok || response.status === 400 ? response.text() : null; });
+            .then(function (response) {
+              if (!(response.ok || response.status === 400)) { return null; }
+              return response.text().then(function (html) { return { html: html, version: versionOf(response) }; });
+            });
         })
-        .then(function (html) {
-          if (html === null) { return; }
-          box.innerHTML = html;
-          if (window.scrollBoxes) { window.scrollBoxes(); }  // a new wide table: keyboard-scrollable
-          box.dataset.refreshedAt = String(Date.now());
-          box.dispatchEvent(new CustomEvent("live:updated"));
-          // a finished round's snapshot no longer changes: stop listening
-          if (box.dataset.liveStop && box.querySelector(box.dataset.liveStop)) { stopped = true; }
+        .then(function (read) {
+          if (read === null || stopped) { return; }
+          apply(read.html, read.version);
         })
         .catch(function () { /* offline for a moment: the next change or poll tries again */ })
         .then(function () {
@@ -121,6 +153,12 @@
         if (parts.indexOf(message.part) < 0) { return; }
         // the board of one round needs only its round's changes
         if (round && message.round && String(message.round) !== round) { return; }
+        // the fragment itself, for this element: swapped in, nothing to read
+        if (typeof message.html === "string" && box.dataset.liveKey &&
+            message.key === box.dataset.liveKey && box.dataset.liveEvent === undefined) {
+          if (!stopped) { apply(message.html, typeof message.v === "number" ? message.v : null); }
+          return;
+        }
         refresh(typeof message.at === "number" ? message.at : null);
       },
       state: setState,

@@ -27,7 +27,9 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.db import transaction
+from django.db import close_old_connections, transaction
+
+from tournaments.live import content
 
 logger = logging.getLogger(__name__)
 
@@ -63,10 +65,13 @@ def announce(tournament_id: int, part: str, round_id: int | None = None) -> None
     commits (at once outside one), never if it rolls back."""
     if part not in PARTS:
         raise ValueError(f"unknown live part {part!r}")  # a bug, not a user's error
-    group = staff_group(tournament_id) if part in STAFF_PARTS else public_group(tournament_id)
-    # "at": when the change was committed; a page re-reading a part asks for data read after it
-    transaction.on_commit(lambda: _sender().put(
-        group, {"type": "live.change", "part": part, "round": round_id, "at": time.time()}))
+    public = part not in STAFF_PARTS
+    group = public_group(tournament_id) if public else staff_group(tournament_id)
+    # "at": when the change was committed; a page re-reading a part asks for data read after it.
+    # "tournament" and "public" say whose fragment ``content.attach`` may render: never sent on
+    transaction.on_commit(lambda: _sender().put(group, {
+        "type": "live.change", "part": part, "round": round_id, "at": time.time(),
+        "tournament": tournament_id, "public": public}))  # fmt: skip
 
 
 def flush(timeout: float = 2.0) -> bool:
@@ -94,7 +99,7 @@ class _Sender:
         if layer is None:
             return
         if isinstance(layer, InMemoryChannelLayer):
-            _send_now(layer, group, message)
+            _send_now(layer, group, content.attach(message))
             return
         with self.lock:
             self.pending[(group, message["part"], message["round"])] = message
@@ -107,31 +112,32 @@ class _Sender:
             self.thread.start()
 
     def _run(self) -> None:
+        # the loop runs only while sending: the fragments are rendered (database, templates)
+        # outside it, in this thread, with this thread's own database connection
         loop = asyncio.new_event_loop()
+        interval = float(getattr(settings, "LIVE_COALESCE_SECONDS", 0.3))
         try:
-            loop.run_until_complete(self._serve())
+            while True:
+                self.wake.wait(30)
+                self.wake.clear()
+                # gather whatever else is announced meanwhile: one message per group and part
+                time.sleep(interval)
+                with self.lock:
+                    batch, self.pending = self.pending, {}
+                    self.busy = bool(batch)
+                try:
+                    messages = [(group, content.attach(message))
+                                for (group, _part, _round), message in batch.items()]  # fmt: skip
+                    loop.run_until_complete(_send_all(messages))
+                except Exception:  # noqa: BLE001 - Redis down: the pages poll meanwhile
+                    logger.warning("live: could not send %d announcements", len(batch),
+                                   exc_info=True)  # fmt: skip
+                finally:
+                    close_old_connections()
+                    with self.lock:
+                        self.busy = False
         finally:
             loop.close()
-
-    async def _serve(self) -> None:
-        interval = float(getattr(settings, "LIVE_COALESCE_SECONDS", 0.3))
-        while True:
-            await asyncio.get_running_loop().run_in_executor(None, self.wake.wait, 30)
-            self.wake.clear()
-            # gather whatever else is announced meanwhile: one message per group and part
-            await asyncio.sleep(interval)
-            with self.lock:
-                batch, self.pending = self.pending, {}
-                self.busy = bool(batch)
-            try:
-                layer = get_channel_layer()
-                for (group, _part, _round), message in batch.items():
-                    await layer.group_send(group, message)
-            except Exception:  # noqa: BLE001 - Redis down: the pages poll meanwhile
-                logger.warning("live: could not send %d announcements", len(batch), exc_info=True)
-            finally:
-                with self.lock:
-                    self.busy = False
 
     def wait_idle(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
@@ -141,6 +147,12 @@ class _Sender:
                     return True
             time.sleep(0.02)
         return False
+
+
+async def _send_all(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    for group, message in messages:
+        await layer.group_send(group, message)
 
 
 def _send_now(layer: Any, group: str, message: dict[str, Any]) -> None:

@@ -1,4 +1,5 @@
-"""The WebSocket end of the push: a page subscribes and hears ``{"part", "round"}``.
+"""The WebSocket end of the push: a page subscribes and hears ``{"part", "round"}``, with the
+changed fragment itself where one is carried (``content``).
 
     /ws/live/<tournament>/          the public parts (standings, pairings, hall) of a tournament
                                     the visitor may see (``access.visible_tournaments``)
@@ -7,14 +8,20 @@
                                     user judges
     /ws/live/p/<token>/             the public parts of the tournament of the entry whose
                                     personal link this is (``tournaments.personal``), for its
-                                    holder, with or without an account, public or not: the
-                                    messages carry no data, the page re-reads through the key
+                                    holder, with or without an account, public or not: a
+                                    private one's messages carry no data, and the personal
+                                    page re-reads through the key (it has no ``data-live-key``)
 
 The message is ``{"part", "round", "at"}`` (``at``: when the change was committed, for the
-page to ask for data read after it). A subscription the user may not have is refused at the
-handshake (the browser sees a failed connection, as for a missing tournament: nothing tells
-which). The consumer only relays what ``announce`` sent, and accepts nothing from the page: a
-socket that sends anything is closed (1008).
+page to ask for data read after it), and on a public tournament's public group, for a part
+whose fragment is carried, ``{"part", "round", "at", "key", "v", "html"}`` in the language the
+socket was opened with (``?lang=``; ``content`` says what and when). The frames come encoded
+from the sender: a consumer picks its language's and sends it as it is.
+
+A subscription the user may not have is refused at the handshake (the browser sees a failed
+connection, as for a missing tournament: nothing tells which). The consumer only relays what
+``announce`` sent, and accepts nothing from the page: a socket that sends anything is closed
+(1008).
 
 **Rights are checked again while the socket lives**, so a socket outlives no right it was
 opened with: when told (``announce.recheck``: the user signed out, the tournament's visibility,
@@ -33,6 +40,7 @@ import re
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import parse_qsl
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -83,8 +91,17 @@ def current_user(scope: dict[str, Any]) -> Any:
     return auth.get_user(SimpleNamespace(session=store(session_key=key)))  # type: ignore[arg-type]
 
 
+def language_of(scope: dict[str, Any]) -> str:
+    """The page's language (``?lang=``, which ``live.js`` adds from ``<html lang>``): the
+    frame it gets of a pushed fragment; none of the site's: fragments are fetched."""
+    query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"))[:5])
+    language = query.get("lang", "")
+    return language if language in dict(settings.LANGUAGES) else ""
+
+
 class LiveConsumer(AsyncWebsocketConsumer):
     joined: list[str]
+    language = ""
     watch: asyncio.Task[None] | None = None
 
     def _asked(self) -> tuple[int | None, bool, str | None]:
@@ -95,6 +112,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.joined = []
+        self.language = language_of(self.scope)
         tournament, staff, token = self._asked()
         user = self.scope.get("user")
         groups = await database_sync_to_async(groups_for)(user, tournament, staff, token)
@@ -148,5 +166,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.joined.append(group)
 
     async def live_change(self, event: dict[str, Any]) -> None:
+        frames = event.get("frames")
+        if frames:  # encoded once by the sender (``content.attach``): sent as it is
+            await self.send(text_data=frames.get(self.language) or frames[""])
+            return
         await self.send(text_data=json.dumps(
             {"part": event["part"], "round": event["round"], "at": event.get("at")}))

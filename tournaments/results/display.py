@@ -2,7 +2,7 @@
 
     results_table(tournament, round_number=None, scope=None) -> Results    standings + columns
     cached_results_table(tournament, round_number, scope) -> (Results, key) the same, cached
-    fresh_key(tournament, round_number, scope, since) -> key | None   a table computed after
+    fresh_key(tournament, round_number, scope, since) -> (key, as_of) | None  a table computed after
     asked_key(tournament_id, created, round_number, scope, language)  where ``fresh_key`` starts
                                              (``results.reread`` reads the same, without a query)
     spectator_max_age(user) -> int           how old a spectator's live table may be
@@ -105,6 +105,9 @@ class Results:
     pending_tables: int
     players: dict[int, list[tuple[int, str]]]  # entry -> its players (id, name), for links
     ledger: Ledger | None = None
+    #: when its computation began (it counts every change committed before): the version a
+    #: pushed or re-read copy of its html carries, so a page never swaps an older one in
+    as_of: float = 0.0
 
     @property
     def lines(self) -> list[tables.Line]:
@@ -283,6 +286,7 @@ def cached_results_table(
     try:
         res = _results_table(tournament, rounds, chosen, scope)
         res.ledger = None
+        res.as_of = started
         cache.set(key, res, CACHE_SECONDS)
         # when the computation began: it counts every change committed before that
         cache.set(base + ":latest", (key, started), CACHE_SECONDS)
@@ -323,15 +327,17 @@ def _as_text(value: Any) -> str:
     return "#" + hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:24]
 
 
-def fresh_key(tournament: Tournament, round_number: Any, scope: Any, since: float) -> str | None:
+def fresh_key(tournament: Tournament, round_number: Any, scope: Any,
+              since: float) -> tuple[str, float] | None:  # fmt: skip
     """The cache key of a table for this ``?round=&scope=`` whose computation began after
-    ``since``, from the cache alone (no query): 500 pages re-reading the standings after a
-    pushed change each cost two cache reads, not the results' fingerprint query."""
+    ``since``, and that time, from the cache alone (no query): 500 pages re-reading the
+    standings after a pushed change each cost two cache reads, not the results' fingerprint
+    query."""
     base = cache.get(_asked(tournament, round_number, scope))
     latest = cache.get(base + ":latest") if base else None
     if latest is None or latest[1] < since:
         return None
-    return str(latest[0])
+    return str(latest[0]), float(latest[1])
 
 
 def _recent(base: str, max_age: int, since: float | None) -> tuple[Results, str] | None:

@@ -3,6 +3,7 @@
 
     GET /live-read/<tournament>/standings/?since=<at>&lang=<code>[&round=…][&scope=…]
         200  the table's html as the standings view cached it, computed after ``since``
+             (``X-Live-Version``: when its computation began)
         204  nothing that fresh (yet): read the page's own view (``?fragment=1&since=``)
         400  a missing or bad parameter      404  no public tournament of that id
         405  not GET or HEAD
@@ -184,18 +185,19 @@ class _Waiting:
     count = 0
 
 
-async def fresh_html(where: Where, since: float) -> tuple[int, str]:
-    """(200, html) of a table computed after ``since``; (204, "") to read the view instead;
-    (404, "") when the tournament is not public."""
+async def fresh_html(where: Where, since: float) -> tuple[int, str, float]:
+    """(200, html, version) of a table computed after ``since`` (the version: when its
+    computation began); (204, "", 0) to read the view instead; (404, "", 0) when the tournament
+    is not public."""
     deadline = time.monotonic() + READ_WAIT
     while True:
         found, sent = await _batches.look(where, since)
         if not found.public:
-            return 404, ""
+            return 404, "", 0.0
         if found.html is not None and found.started >= since:
-            return 200, found.html
+            return 200, found.html, found.started
         if sent or time.monotonic() >= deadline:
-            return 204, ""
+            return 204, "", 0.0
         # on the loop's grid of LOOK_EVERY: the readers of a table waiting together wake in
         # the same turn and share one look, however many they are and whenever they came
         now = asyncio.get_running_loop().time()
@@ -247,14 +249,16 @@ async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
         return
     _Waiting.count += 1
     try:
-        status, html = await fresh_html(where, since)
+        status, html, version = await fresh_html(where, since)
     except Exception:  # noqa: BLE001 - the database or the cache is away: the view answers
         logger.warning("live read: no look at %s", where, exc_info=True)
-        status, html = 204, ""
+        status, html, version = 204, "", 0.0
     finally:
         _Waiting.count -= 1
     if status == 200:
-        await _answer(send, scope, 200, html.encode(), html=True)
+        # the page keeps the newest of what it was pushed and what it read (its version)
+        version_header = [(b"x-live-version", repr(version).encode())]
+        await _answer(send, scope, 200, html.encode(), version_header, html=True)
     else:
         await _answer(send, scope, status, b"Not found." if status == 404 else b"")
 

@@ -187,6 +187,36 @@ class TournamentPage(View):
         }
 
 
+#: the header a standings fragment's answer gives its version (``display.Results.as_of``): the
+#: page keeps the newest of what it was pushed and what it read (``static/js/live.js``)
+VERSION_HEADER = "X-Live-Version"
+
+
+def standings_fragment(tournament: Tournament, round_number: Any = None, scope: Any = None,
+                       max_age: int = 0, since: float | None = None,
+                       ) -> tuple[display.Results, str]:  # fmt: skip
+    """The standings table's html in the active language and its results. The same for every
+    visitor (nothing in it depends on who asks), so it is rendered once per change of the
+    results and language and cached beside the table; the push (``tournaments.live.content``)
+    sends this very html."""
+    res, key = display.cached_results_table(tournament, round_number, scope, max_age=max_age,
+                                            since=since)  # fmt: skip
+    html = cache.get(key + ":html")
+    if html is None:
+        html = render_to_string("tournaments/results/_standings_table.html", {
+            "res": res, "table": res.table, "scope": res.table.scope, "columns": res.columns,
+            "rows_html": rows_html(res)})  # fmt: skip
+        cache.set(key + ":html", html, display.CACHE_SECONDS)
+    return res, html
+
+
+def pushed_standings(tournament: Tournament, since: float) -> tuple[str, float]:
+    """What a push of ``standings`` carries to the public: the live page's own table (no
+    ``?round=``, no ``?scope=``) read after ``since``, and its version."""
+    res, html = standings_fragment(tournament, since=since)
+    return html, res.as_of
+
+
 class StandingsView(TournamentPage):
     """The standings; the table itself (the same for every visitor) is rendered once per
     change of the results and served from the cache to everybody polling it."""
@@ -197,25 +227,23 @@ class StandingsView(TournamentPage):
         if since and request.GET.get("fragment"):
             fresh = display.fresh_key(self.tournament, request.GET.get("round"),
                                       request.GET.get("scope"), since)  # fmt: skip
-            html = cache.get(fresh + ":html") if fresh else None
-            if html is not None:
-                return HttpResponse(html)
-        res, key = display.cached_results_table(
+            html = cache.get(fresh[0] + ":html") if fresh else None
+            if fresh is not None and html is not None:
+                return HttpResponse(html, headers={VERSION_HEADER: repr(fresh[1])})
+        res, html = standings_fragment(
             self.tournament, request.GET.get("round"), request.GET.get("scope"),
             max_age=0 if since else display.spectator_max_age(request.user), since=since,
         )  # fmt: skip
+        if request.GET.get("fragment"):
+            return HttpResponse(html, headers={VERSION_HEADER: repr(res.as_of)})
         context = self.base_context(res)
-        context.update(refresh=REFRESH_SECONDS, fragment_url=fragment_url(request))
+        context.update(refresh=REFRESH_SECONDS, fragment_url=fragment_url(request),
+                       version=repr(res.as_of), table_html=mark_safe(html))  # noqa: S308 - ours
         if self.tournament.public:  # the push process serves public tables only (reread)
             context["read_url"] = reread.read_url(self.tournament, request.GET, get_language())
-        html = cache.get(key + ":html")
-        if html is None:
-            fragment = {**context, "rows_html": rows_html(res), "columns": res.columns}
-            html = render_to_string("tournaments/results/_standings_table.html", fragment)
-            cache.set(key + ":html", html, display.CACHE_SECONDS)
-        if request.GET.get("fragment"):
-            return HttpResponse(html)
-        context["table_html"] = mark_safe(html)  # noqa: S308 - rendered by our template
+            # the table the push carries: the live page's own, not another round or scope
+            context["push_key"] = "" if request.GET.get("round") or request.GET.get(
+                "scope") else "standings"  # fmt: skip
         return render(request, "tournaments/results/standings.html", context)
 
 

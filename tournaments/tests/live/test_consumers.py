@@ -1,10 +1,12 @@
 """Who may subscribe to what (the WebSocket handshake through the project's ASGI application,
 its origin check and session), and what a subscriber hears when a protocol is confirmed, a deal
-recorded, a round published or a sanction recorded: the part and the round, nothing else,
-after the transaction commits and never when it rolls back."""
+recorded, a round published or a sanction recorded: the part and the round (and on the public
+group the standings table, issue 31), after the transaction commits and never when it rolls
+back."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -166,8 +168,22 @@ def test_a_confirmed_protocol_is_announced_to_the_public_and_the_staff(
                                              totals={"NS": 1, "EW": 2})  # fmt: skip
     heard = hear(public_group(tournament.pk), lambda: services.confirm(match.pk, chief))
     assert parts(heard) == {("standings", round_.pk), ("hall", round_.pk)}
-    # no data: the part, its round, when the change was committed
-    assert all(set(m) == {"type", "part", "round", "at"} for m in heard)
+    # the part, its round, when the change was committed, whose it is (never sent on) ...
+    assert all(set(m) - {"frames"} == {"type", "part", "round", "at", "tournament", "public"}
+               for m in heard)  # fmt: skip
+    # ... and the standings table itself, once per language, ready to send (issue 31)
+    standings = next(m for m in heard if m["part"] == "standings")
+    frames = {code: json.loads(text) for code, text in standings["frames"].items()}
+    assert set(frames) == {"", "ru", "en"}
+    assert frames[""] == {"part": "standings", "round": round_.pk, "at": standings["at"]}
+    for code, word in (("ru", "Место"), ("en", "Rank")):
+        assert set(frames[code]) == {"part", "round", "at", "key", "v", "html"}
+        assert frames[code]["key"] == "standings" and frames[code]["v"] >= standings["at"]
+        assert 'id="standings"' in frames[code]["html"] and word in frames[code]["html"]
+    assert "frames" not in next(m for m in heard if m["part"] == "hall")
+    # the staff hear the part only
+    staff = hear(staff_group(tournament.pk), lambda: announce(tournament.pk, "queue", round_.pk))
+    assert [set(m) for m in staff] == [{"type", "part", "round", "at", "tournament", "public"}]
 
 
 @pytest.mark.django_db(transaction=True)
