@@ -1,7 +1,8 @@
 """In two real browsers against a real ASGI server (uvicorn, two worker processes, Redis): the
 chief referee confirms a protocol and a spectator's standings page shows it within 2 seconds
-without a reload, pushed over the WebSocket; with the socket blocked the page falls back to
-polling and still shows the change; the live board follows a recorded deal."""
+without a reload, the table itself pushed over the WebSocket (no request for it); a table too
+large for a message is read as before; with the socket blocked the page falls back to polling
+and still shows the change; the live board follows a recorded deal."""
 
 from __future__ import annotations
 
@@ -81,16 +82,75 @@ PARA_4_RANKED = """() => { for (const tr of document.querySelectorAll('#standing
      return false; }"""
 
 
+def fragment_reads(page: Any, into: list[str]) -> None:
+    """Record every request ``page`` makes for a standings fragment (the view's or the push
+    process's re-read)."""
+    page.on("request", lambda request: into.append(request.url)
+            if "/live-read/" in request.url or "fragment=1" in request.url else None)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_confirmed_protocol_shows_on_another_browsers_standings_within_two_seconds(
     browser: Any, asgi_server: Any, tmp_path: Path
 ) -> None:
-    """Two phones watch the standings; the table they swap in comes from the push process
-    (``/live-read/``): one of them is sent to the view, which computes it, the other gets it
-    from the push process without asking the view."""
+    """Two phones watch the standings; the table comes inside the pushed message (issue 31):
+    neither phone makes any request for it."""
     tournament, _round, match, chief = event_with_a_submitted_table()
     errors: list[str] = []
-    # per phone: (status, url) of its re-reads through the push process and through the view
+    reads: list[list[str]] = [[], []]
+    phones = [browser.new_context(viewport=PHONE, locale="ru-RU") for _ in range(2)]
+    try:
+        pages = []
+        for n, phone in enumerate(phones):
+            page = phone.new_page()
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            fragment_reads(page, reads[n])
+            page.goto(f"{asgi_server.url}/tournaments/{tournament.pk}/standings/")
+            page.wait_for_selector("#results-box[data-live-state='push']", timeout=10_000)
+            # table 2 is in play: Пара 4 (who won it 110:60) is still shown as playing
+            assert page.is_visible("#standings tbody tr:has-text('Пара 4') .pending")
+            refreshed = "document.getElementById('results-box').dataset.refreshedAt"
+            assert page.evaluate(refreshed) is None
+            pages.append(page)
+        shown = float(pages[0].get_attribute("#results-box", "data-live-version") or 0)
+
+        clicked = confirm_at_the_desk(browser, asgi_server, chief, match)
+        assert Match.objects.get(pk=match.pk).status == Match.Status.CONFIRMED
+        for page in pages:
+            page.wait_for_function(PARA_4_RANKED, timeout=5_000)
+            # from the click in the desk's browser (the confirmation's own request included)
+            # to the table swapped in on the phone, both on this machine's clock
+            swapped = float(page.get_attribute("#results-box", "data-refreshed-at") or 0) / 1000
+            assert 0 < swapped - clicked < 2.0, swapped - clicked
+            assert page.evaluate("location.href").endswith("/standings/")  # no reload
+            assert page.get_attribute("#results-box", "data-live-state") == "push"
+            # the version of the table it holds now: read after the confirmation
+            assert float(page.get_attribute("#results-box", "data-live-version") or 0) > shown
+        page.wait_for_timeout(500)  # a read started late would show now
+        assert reads == [[], []], reads
+        shot(pages[0], tmp_path, "standings-pushed-360-ru.png")
+    finally:
+        for phone in phones:
+            phone.close()
+    assert errors == [], errors
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_too_large_for_the_message_is_read_through_the_push_process(
+    browser: Any, asgi_server: Any
+) -> None:
+    """Over ``LIVE_PUSH_MAX_BYTES`` the message only says that the standings changed: each
+    phone asks the push process (``/live-read/``) first; the table comes from it for at least
+    one, and at most one of them asks the view. Confirmed here, in the test's process, which
+    then announces (and would render) the change."""
+    from django.test import override_settings
+
+    from scoring import services
+    from tournaments.live import flush
+
+    tournament, _round, match, chief = event_with_a_submitted_table()
+    errors: list[str] = []
+    # per phone: statuses of its re-reads through the push process, urls of those of the view
     fast: list[list[int]] = [[], []]
     view: list[list[str]] = [[], []]
     phones = [browser.new_context(viewport=PHONE, locale="ru-RU") for _ in range(2)]
@@ -109,28 +169,15 @@ def test_a_confirmed_protocol_shows_on_another_browsers_standings_within_two_sec
             page.on("response", seen)
             page.goto(f"{asgi_server.url}/tournaments/{tournament.pk}/standings/")
             page.wait_for_selector("#results-box[data-live-state='push']", timeout=10_000)
-            # table 2 is in play: Пара 4 (who won it 110:60) is still shown as playing
-            assert page.is_visible("#standings tbody tr:has-text('Пара 4') .pending")
-            refreshed = "document.getElementById('results-box').dataset.refreshedAt"
-            assert page.evaluate(refreshed) is None
             pages.append(page)
-
-        clicked = confirm_at_the_desk(browser, asgi_server, chief, match)
-        assert Match.objects.get(pk=match.pk).status == Match.Status.CONFIRMED
+        with override_settings(LIVE_PUSH_MAX_BYTES=100):
+            services.confirm(match.pk, chief)
+            assert flush(5)
         for page in pages:
             page.wait_for_function(PARA_4_RANKED, timeout=5_000)
-            # from the click in the desk's browser (the confirmation's own request included)
-            # to the table swapped in on the phone, both on this machine's clock
-            swapped = float(page.get_attribute("#results-box", "data-refreshed-at") or 0) / 1000
-            assert 0 < swapped - clicked < 2.0, swapped - clicked
-            assert page.evaluate("location.href").endswith("/standings/")  # no reload
-            assert page.get_attribute("#results-box", "data-live-state") == "push"
-        # each phone asked the push process first; the table came from it for at least one,
-        # and at most one of them asked the view
         assert all(statuses for statuses in fast), fast
         assert 200 in fast[0] + fast[1], fast
         assert len(view[0] + view[1]) <= 1, view
-        shot(pages[0], tmp_path, "standings-pushed-360-ru.png")
     finally:
         for phone in phones:
             phone.close()
@@ -147,6 +194,8 @@ def test_the_standings_fall_back_to_polling_when_the_socket_cannot_connect(
         # every WebSocket of the page is answered and closed at once, never reaching the server
         phone.route_web_socket("**/ws/**", lambda ws: ws.close())
         page = phone.new_page()
+        reads: list[str] = []
+        fragment_reads(page, reads)
         page.goto(f"{asgi_server.url}/tournaments/{tournament.pk}/standings/")
         page.wait_for_selector("#results-box[data-live-state='polling']", timeout=10_000)
         assert page.is_visible("#standings tbody tr:has-text('Пара 4') .pending")
@@ -160,6 +209,7 @@ def test_the_standings_fall_back_to_polling_when_the_socket_cannot_connect(
             timeout=30_000,
         )
         assert page.get_attribute("#results-box", "data-live-state") == "polling"
+        assert reads, "the page polled its view"
     finally:
         phone.close()
 
