@@ -163,9 +163,9 @@ LIVE_BOARD_STUCK_MINUTES = env.int("LIVE_BOARD_STUCK_MINUTES", default=10)
 #: seconds the announcements of one process are gathered before they are sent (one message per
 #: page part, however many deals were recorded meanwhile)
 LIVE_COALESCE_SECONDS = env.float("LIVE_COALESCE_SECONDS", default=0.3)
-#: the largest fragment (UTF-8 bytes, per language) a pushed message carries itself
-#: (tournaments.live.content); a larger one is announced as before and each page fetches it.
-#: 0: no message carries a fragment
+#: the largest pushed message (UTF-8 bytes, per language) that carries its fragment itself
+#: (tournaments.live.content): a larger one is announced as before and each page fetches it.
+#: 256 KiB holds the standings of about 450 entries; 0: no message carries a fragment
 LIVE_PUSH_MAX_BYTES = env.int("LIVE_PUSH_MAX_BYTES", default=256 * 1024)
 #: standings re-reads that may wait at once in one push process (tournaments.results.reread);
 #: more are answered 503 with Retry-After, so that idle readers cannot slow the handshakes

@@ -14,7 +14,8 @@
 // While the socket is not open (refused, blocked, the server without WebSockets) the element
 // polls every data-refresh seconds instead, and the socket is tried again with a growing pause.
 // data-live-state says which: "push" or "polling". The socket is opened with ?lang= of the page
-// (<html lang>): the language of the fragments it is pushed.
+// (<html lang>): the language of the fragments it is pushed; a message carrying one comes as a
+// binary frame (UTF-8 JSON, encoded once by the server for every socket).
 (function () {
   "use strict";
   var MAX_PAUSE = 30000;
@@ -36,6 +37,7 @@
       var ws;
       try { ws = new WebSocket(socketUrl(path)); } catch (e) { retry(); return; }
       entry.ws = ws;
+      ws.binaryType = "arraybuffer";  // a message carrying a fragment: UTF-8 JSON, binary
       ws.onopen = function () {
         entry.open = true;
         entry.pause = 1000;
@@ -46,7 +48,10 @@
       };
       ws.onmessage = function (event) {
         var message;
-        try { message = JSON.parse(event.data); } catch (e) { return; }
+        try {
+          message = JSON.parse(typeof event.data === "string" ? event.data
+            : new TextDecoder().decode(event.data));
+        } catch (e) { return; }
         entry.listeners.forEach(function (l) { l.changed(message); });
       };
       ws.onclose = function () {

@@ -8,9 +8,13 @@ the transaction that made it commits.
 
 Announcing never breaks the request that made the change: a layer that is down is logged and
 the pages fall back to polling. With Redis (several web processes) the announcements of one
-process are gathered for ``LIVE_COALESCE_SECONDS`` and sent by one thread with its own event
-loop: a hall of 100 referees recording deals makes a few messages a second per group, not one
-per deal, and the request that recorded a deal never waits for Redis. The in-process layer of
+process are sent by one thread with its own event loop, at most one batch every
+``LIVE_COALESCE_SECONDS``, what is announced meanwhile gathered: a hall of 100 referees
+recording deals makes a few messages a second per group, not one per deal, and the request
+that recorded a deal never waits for Redis. After a quiet interval the first announcement goes
+at once (``GATHER``): a lone confirmation does not wait the interval. The same thread renders
+the fragments the messages carry (``content.attach``: the standings table once per language,
+for the public group of a public tournament) before sending them. The in-process layer of
 the embedded mode is sent to at once from the request's own thread, since its queues belong to
 the server's event loop.
 """
@@ -36,6 +40,9 @@ logger = logging.getLogger(__name__)
 #: the parts of pages a change may concern; ``board`` and ``queue`` are for the tournament's
 #: organisers and chief referees only
 PARTS = ("standings", "pairings", "hall", "board", "queue")
+#: how long the sender waits after a quiet interval before sending: one commit announces a few
+#: parts one after another (a confirmation: board, queue, standings, hall)
+GATHER = 0.02
 STAFF_PARTS = frozenset({"board", "queue"})
 
 
@@ -116,12 +123,16 @@ class _Sender:
         # outside it, in this thread, with this thread's own database connection
         loop = asyncio.new_event_loop()
         interval = float(getattr(settings, "LIVE_COALESCE_SECONDS", 0.3))
+        sent = 0.0
         try:
             while True:
                 self.wake.wait(30)
                 self.wake.clear()
-                # gather whatever else is announced meanwhile: one message per group and part
-                time.sleep(interval)
+                # at most one batch per interval: what is announced meanwhile is gathered (one
+                # message per group and part); after a quiet interval the first goes at once,
+                # with what its own commit announces besides (GATHER)
+                time.sleep(max(GATHER, sent + interval - time.monotonic()))
+                sent = time.monotonic()
                 with self.lock:
                     batch, self.pending = self.pending, {}
                     self.busy = bool(batch)

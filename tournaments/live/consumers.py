@@ -15,8 +15,9 @@ changed fragment itself where one is carried (``content``).
 The message is ``{"part", "round", "at"}`` (``at``: when the change was committed, for the
 page to ask for data read after it), and on a public tournament's public group, for a part
 whose fragment is carried, ``{"part", "round", "at", "key", "v", "html"}`` in the language the
-socket was opened with (``?lang=``; ``content`` says what and when). The frames come encoded
-from the sender: a consumer picks its language's and sends it as it is.
+socket was opened with (``?lang=``; ``content`` says what and when), as a binary frame of
+UTF-8 JSON. The frames come encoded from the sender: a consumer picks its language's and sends
+it as it is.
 
 A subscription the user may not have is refused at the handshake (the browser sees a failed
 connection, as for a missing tournament: nothing tells which). The consumer only relays what
@@ -168,7 +169,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def live_change(self, event: dict[str, Any]) -> None:
         frames = event.get("frames")
         if frames:  # encoded once by the sender (``content.attach``): sent as it is
-            await self.send(text_data=frames.get(self.language) or frames[""])
+            frame = frames.get(self.language) or frames[""]
+            if isinstance(frame, bytes):  # UTF-8 JSON carrying a fragment: a binary frame
+                await self.send(bytes_data=frame)
+            else:
+                await self.send(text_data=frame)
             return
         await self.send(text_data=json.dumps(
             {"part": event["part"], "round": event["round"], "at": event.get("at")}))

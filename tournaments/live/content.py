@@ -4,8 +4,9 @@ process that announced the change, so that spectators need not ask for it.
     register(part, key, render)      a fragment a part's change carries to the public group
                                      (``tournaments.apps`` registers the live standings table)
     attach(message) -> message       the group's message with its ready-made frames
-    MAX_BYTES                        ``settings.LIVE_PUSH_MAX_BYTES``: a fragment larger than
-                                     this (UTF-8) is not carried; the page is told to fetch it
+    max_bytes()                      ``settings.LIVE_PUSH_MAX_BYTES`` (default 256 KiB): a
+                                     message that would be larger (UTF-8, with its fragment)
+                                     does not carry it; the page is told to fetch it
 
 ``render(tournament, since) -> (html, version)`` renders in the active language what *every*
 visitor of the tournament's public pages sees (it must depend on nobody's rights: the same html
@@ -20,10 +21,11 @@ chief referees and personal links) and every staff group hear only ``{"part", "r
 and read through their own access-checked views, as before. Rendered per audience, never per
 user: a signed-in organiser on a public page gets the public table, as a visitor would.
 
-The group's message gets ``frames``: language code → the JSON text a socket of that language
-sends as it is (encoded once, not per socket), and ``""`` → the message without content (a
-socket of another language, or a fragment over ``MAX_BYTES`` in this language). The text a page
-receives is then
+The group's message gets ``frames``: language code → the UTF-8 JSON a socket of that language
+sends as it is, a *binary* frame (encoded once by the sender: the push process copies the same
+bytes to every socket, with no per-socket encoding), and ``""`` → the text message without
+content (a socket of another language, or one whose message would be over ``max_bytes()``).
+The JSON a page receives is then
 
     {"part": "standings", "round": 12, "at": 1733412345.12,      # as before
      "key": "standings", "v": 1733412345.31, "html": "<p class=…>…</table>…"}
@@ -89,12 +91,14 @@ def attach(message: dict[str, Any]) -> dict[str, Any]:
         tournament = _public(int(tournament_id), message["round"])
         if tournament is None:
             return message
-        frames = {"": json.dumps(head)}
+        frames: dict[str, str | bytes] = {"": json.dumps(head)}
         for code, _name in settings.LANGUAGES:
             with translation.override(code):
                 html, version = render(tournament, float(message.get("at") or 0))
-            if len(html.encode()) <= limit:
-                frames[code] = json.dumps({**head, "key": key, "v": version, "html": html})
+            frame = json.dumps({**head, "key": key, "v": version, "html": html},
+                               ensure_ascii=False).encode()  # fmt: skip
+            if len(frame) <= limit:  # a larger message: the page fetches it
+                frames[code] = frame
     except Exception:  # noqa: BLE001 - the change is saved; the pages fetch it as before
         logger.warning("live: could not render %s of %s", key, tournament_id, exc_info=True)
         return message
