@@ -77,8 +77,13 @@ class Push:
     confirmations: list[tuple[float, int]] = field(default_factory=list)
     #: per confirmation: the mode it was announced in ("content" or "fetch")
     modes: list[str] = field(default_factory=list)
-    #: per confirmation: CPU seconds used by each service from it to every spectator updated
+    #: per confirmation: CPU seconds used by each service from it to every spectator updated,
+    #: and how long that took
     cpu: list[dict[str, float]] = field(default_factory=list)
+    windows: list[float] = field(default_factory=list)
+    #: CPU seconds a second each service uses with the spectators connected and nothing
+    #: happening (the sockets' own rights rechecks): subtracted from the windows
+    idle: dict[str, float] = field(default_factory=dict)
     #: tables applied from the message itself (no read), and those older than one shown
     pushed: int = 0
     stale: int = 0
@@ -271,6 +276,7 @@ async def chief(desks: dict[str, Any], tokens: dict[str, str], matches: list[int
                         await asyncio.sleep(0.05)
                     after = tree_cpu(roots)
                     push.cpu.append({k: after[k] - before.get(k, 0.0) for k in after})
+                    push.windows.append(time.perf_counter() - sent)
                     break
                 if answer.status != 409:  # 409: not submitted yet, another table then
                     print(f"confirm {match}: {answer.status}")
@@ -326,6 +332,13 @@ async def run(desks: dict[str, str], hall: Any, chief_token: str, args: argparse
         except TimeoutError:
             print(f"only {push.connected} of {args.spectators} spectators connected in {wait} s")
         print(f"spectators connected: {push.connected}")
+        before, started = tree_cpu(roots), time.perf_counter()
+        await asyncio.sleep(args.idle)
+        after = tree_cpu(roots)
+        push.idle = {k: (after[k] - before.get(k, 0.0)) / (time.perf_counter() - started)
+                     for k in after}  # fmt: skip
+        print("idle CPU a second, spectators connected: "
+              + ", ".join(f"{k} {v:.3f} s" for k, v in push.idle.items()))  # fmt: skip
         # load_hall's referees, without its polling spectators: ours listen instead
         referees_only = argparse.Namespace(**{**vars(args), "spectators": 0})
         loader = asyncio.create_task(hall_bench.load(url, hall, referees_only))
@@ -355,6 +368,8 @@ def main() -> None:
                         help="content: the table inside the message (issue 31); fetch: the "
                         "message says it changed and each spectator reads it (LIVE_PUSH_MAX_BYTES"
                         "=0, as before); both: confirmations alternate between the two")
+    parser.add_argument("--idle", type=float, default=5.0,
+                        help="seconds the idle CPU is measured before the load")
     parser.add_argument("--settle", type=float, default=10.0,
                         help="the longest wait for every spectator before the next confirmation")
     parser.add_argument("--target", type=float, default=0.0,
@@ -447,16 +462,20 @@ def main() -> None:
         summary: dict[str, tuple[float, float]] = {}
         for mode in desks:
             found, missing = latencies(push, args.tables, mode)
-            windows = [c for c, how in zip(push.cpu, push.modes, strict=True) if how == mode]
+            windows = [(c, length) for c, length, how
+                       in zip(push.cpu, push.windows, push.modes, strict=True) if how == mode]
             count = max(1, len(windows))
-            cpu = {k: sum(w.get(k, 0.0) for w in windows) / count for k in roots}
+            # net of what the services use anyway meanwhile (the sockets' rechecks)
+            cpu = {k: sum(w.get(k, 0.0) - push.idle.get(k, 0.0) * length
+                          for w, length in windows) / count for k in roots}  # fmt: skip
             ordered = sorted(found)
             p95 = ordered[int(0.95 * (len(ordered) - 1))] if ordered else float("inf")
             servers = sum(v for k, v in cpu.items() if k != "client")
             summary[mode] = (p95, servers)
             print(f"[{mode}] {len(windows)} confirmations; confirmation -> every spectator's "
                   f"table: {hall_bench.percentiles(found)}; never updated: {missing}")  # fmt: skip
-            print(f"[{mode}] CPU per confirmation (until every spectator is updated): "
+            print(f"[{mode}] CPU per confirmation (until every spectator is updated, net of "
+                  "idle): "
                   + ", ".join(f"{k} {v:.3f} s" for k, v in cpu.items())
                   + f"; servers {servers:.3f} s")  # fmt: skip
             target = args.target or (0.5 if args.spectators <= 500 else 1.0)

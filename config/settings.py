@@ -139,16 +139,15 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Push (Django Channels) ----------------------------------------------------------------
-# Pages that update themselves (tournaments.live) hear of a change through the channel layer.
-# With Redis it is Redis publish/subscribe, so that every web process on every machine hears it;
-# without (the embedded mode) an in-process layer, enough for the one server process there.
+# Pages that update themselves (tournaments.live) hear of a change through the channel layer:
+# Redis publish/subscribe (every web process on every machine hears it), else in-process.
 # Publish/subscribe channels are not per Redis database: the prefix carries the database name,
 # so that two installations (or two test runs) on one Redis do not hear each other.
 CHANNEL_REDIS_URL = env.str("CHANNEL_REDIS_URL", default="") or REDIS_URL
 if CHANNEL_REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "tournaments.live.layer.SharedDecodeLayer",  # channels-redis' pub/sub
             "CONFIG": {
                 "hosts": [CHANNEL_REDIS_URL],
                 "prefix": env.str("CHANNEL_PREFIX", default="")
@@ -160,12 +159,10 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 #: minutes without a deal after which the live board marks a table in play as stuck
 LIVE_BOARD_STUCK_MINUTES = env.int("LIVE_BOARD_STUCK_MINUTES", default=10)
-#: seconds the announcements of one process are gathered before they are sent (one message per
-#: page part, however many deals were recorded meanwhile)
+#: at most one batch of a process's announcements per this many seconds (one message a part)
 LIVE_COALESCE_SECONDS = env.float("LIVE_COALESCE_SECONDS", default=0.3)
-#: the largest pushed message (UTF-8 bytes, per language) that carries its fragment itself
-#: (tournaments.live.content): a larger one is announced as before and each page fetches it.
-#: 256 KiB holds the standings of about 450 entries; 0: no message carries a fragment
+#: the largest pushed message (UTF-8, per language) carrying its fragment (live.content); over
+#: it the page is told to fetch. 256 KiB: the standings of ~450 entries; 0: never carried
 LIVE_PUSH_MAX_BYTES = env.int("LIVE_PUSH_MAX_BYTES", default=256 * 1024)
 #: standings re-reads that may wait at once in one push process (tournaments.results.reread);
 #: more are answered 503 with Retry-After, so that idle readers cannot slow the handshakes
