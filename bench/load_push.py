@@ -283,12 +283,15 @@ async def chief(desks: dict[str, Any], tokens: dict[str, str], matches: list[int
                     waiting.remove(match)
 
 
-def latencies(push: Push, tables: int, mode: str | None = None) -> tuple[list[float], int]:
-    """Per confirmation and spectator: from the confirmation sent to a table counting it."""
+def latencies(push: Push, tables: int, mode: str | None = None,
+              only: int | None = None) -> tuple[list[float], int]:  # fmt: skip
+    """Per confirmation (of ``mode``; ``only``: that one) and spectator: from the confirmation
+    sent to a table counting it."""
     found: list[float] = []
     missing = 0
-    for (sent, confirmed), how in zip(push.confirmations, push.modes, strict=True):
-        if mode is not None and how != mode:
+    for index, ((sent, confirmed), how) in enumerate(zip(push.confirmations, push.modes,
+                                                         strict=True)):  # fmt: skip
+        if (mode is not None and how != mode) or (only is not None and index != only):
             continue
         target = 2 * (tables - confirmed)  # two entries per table still playing
         for seen in push.seen:
@@ -474,6 +477,12 @@ def main() -> None:
             summary[mode] = (p95, servers)
             print(f"[{mode}] {len(windows)} confirmations; confirmation -> every spectator's "
                   f"table: {hall_bench.percentiles(found)}; never updated: {missing}")  # fmt: skip
+            mine = [index for index, how in enumerate(push.modes) if how == mode]
+            slowest = [max(latencies(push, args.tables, mode, index)[0], default=0.0)
+                       for index in mine]  # fmt: skip
+            print(f"[{mode}] each confirmation's slowest spectator (s; * while the referees "
+                  "recorded): " + " ".join(f"{s:.2f}{'*' if i < during else ''}"
+                                           for i, s in zip(mine, slowest, strict=True)))
             print(f"[{mode}] CPU per confirmation (until every spectator is updated, net of "
                   "idle): "
                   + ", ".join(f"{k} {v:.3f} s" for k, v in cpu.items())
