@@ -1,8 +1,9 @@
-"""Pushed pages under load: 500 spectators connected over WebSocket while 100 referees record.
+"""Pushed pages under load: 500 (or 5,000) spectators on WebSockets while 100 referees record.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
     CELERY_BROKER_URL=redis://127.0.0.1:6379/0 REDIS_URL=redis://127.0.0.1:6379/1 \\
-        .venv/bin/python bench/load_push.py [--spectators 500] [--tables 100] [--rate 160]
+        .venv/bin/python bench/load_push.py [--spectators 500] [--push-workers 1]
+            [--tables 100] [--mode both|content|fetch] [--confirmations 15]
 
 The hall of ``bench/load_hall.py`` (its setup, referees, checks and report are reused): a
 scratch database (``bench_push``), the pages and the API under gunicorn (4 sync workers, as
@@ -10,20 +11,24 @@ scratch database (``bench_push``), the pages and the API under gunicorn (4 sync 
 ``deploy/domino-push.service``), both hearing each other through Redis (cache and channel
 layer), and a Celery worker. Meanwhile:
 
-- ``--spectators`` clients open ``/ws/live/<tournament>/`` and, as ``static/js/live.js`` does,
-  re-read the standings whenever they are told they changed (one read at a time each; a message
-  during a read asks for one more): first the page's ``data-live-read`` address with
-  ``&since=<at>`` (``at`` the pushed time of the change) from uvicorn, which answers from the
-  cache (``tournaments.results.reread``); on anything but 200, the page's
-  ``data-fragment-url`` with ``&since=<at>`` from gunicorn, which computes the table;
-- a chief referee confirms a submitted protocol every ``--confirm-every`` seconds through the
-  API, while the referees record and after, ``--confirmations`` in all.
+- ``--spectators`` clients open ``/ws/live/<tournament>/?lang=`` and do as ``static/js/live.js``
+  does: a message that carries the standings table (issue 31: ``"key": "standings"``, ``"v"``,
+  ``"html"``) is held as it is, unless it is older than the table held; a message without it
+  makes them re-read the standings (one read at a time each; a message during a read asks for
+  one more): first the page's ``data-live-read`` address with ``&since=<at>`` from uvicorn,
+  which answers from the cache (``tournaments.results.reread``); on anything but 200, the
+  page's ``data-fragment-url`` with ``&since=<at>`` from gunicorn, which computes the table;
+- a chief referee confirms a submitted protocol through the API, waits until every spectator
+  holds a table counting it (at most ``--settle`` s) and ``--confirm-every`` s, ``--confirmations``
+  in all; with ``--mode both`` alternately through a gunicorn whose messages carry the table and
+  one with ``LIVE_PUSH_MAX_BYTES=0`` (the "fetch it" message of before).
 
-Reported: for every confirmation and every spectator, the time from sending the confirmation
-to that spectator holding a standings table that counts it (its "still playing" rows fewer),
-p50/p95/p99 (target p95 ≤ 2 s), spectators that never got it; the reads (whole, and how many
-the push process answered itself, how many went on to the view); and
-``load_hall``'s deal figures (target ≥ 150 deals/s sustained, p99 ≤ 300 ms) and database check.
+Reported per mode: for every confirmation and every spectator, the time from sending the
+confirmation to that spectator holding a standings table that counts it (its "still playing"
+rows fewer), p50/p95/p99 (target p95 ≤ 0.5 s up to 500 spectators, ≤ 1 s above), spectators
+that never got it, each confirmation's slowest spectator, the CPU per confirmation of each
+service (net of idle), the ratios of the two modes; the reads; and ``load_hall``'s deal figures
+and database check. ``bench/README.md`` says more.
 """
 
 from __future__ import annotations
