@@ -100,6 +100,8 @@ class Push:
     #: reads answered by the push process (200), and those that went on to the view
     fast: int = 0
     fallback: int = 0
+    #: reads under way (the chief waits for none before the next confirmation)
+    inflight: int = 0
     connected: int = 0
     refused: int = 0
     messages: int = 0
@@ -172,10 +174,13 @@ async def spectator(ws_client: Any, http: Any, url: str, tournament: int, page: 
             await wanted.wait()
             wanted.clear()
             start = time.perf_counter()
+            push.inflight += 1
             try:
                 html, version = await read_once(ws_client, http, page, since[0], push)
             except Exception:  # noqa: BLE001 - counted as a missing update
                 continue
+            finally:
+                push.inflight -= 1
             push.reads.append(time.perf_counter() - start)
             hold(html.count(PENDING), version)
 
@@ -264,6 +269,10 @@ async def chief(desks: dict[str, Any], tokens: dict[str, str], matches: list[int
         await asyncio.sleep(args.confirm_every)
         mode = modes[confirmed % len(modes)]
         headers = {"Authorization": f"Token {tokens[mode]}"}
+        # the last confirmation's reads (a spectator not updated in time) done first
+        quiet = time.perf_counter()
+        while push.inflight and time.perf_counter() - quiet < args.settle:
+            await asyncio.sleep(0.05)
         for match in list(waiting):
             before = tree_cpu(roots)
             sent = time.perf_counter()
@@ -322,8 +331,9 @@ async def run(desks: dict[str, str], hall: Any, chief_token: str, args: argparse
     async with contextlib.AsyncExitStack() as stack:
         ws_client = await stack.enter_async_context(sockets)
         http = await stack.enter_async_context(hall_bench.session(url, args.read_connections))
-        confirmers = {mode: http if address == url else await stack.enter_async_context(
-            hall_bench.session(address, 4)) for mode, address in desks.items()}  # fmt: skip
+        # the chief's own connections: never queued behind the spectators' reads
+        confirmers = {mode: await stack.enter_async_context(hall_bench.session(address, 4))
+                      for mode, address in desks.items()}  # fmt: skip
         ready = [asyncio.Event() for _ in range(args.spectators)]
         page = await standings_page(http, hall.tournament)
         print(f"standings page: re-read {page.read or '(none)'}, else {page.fragment}")
