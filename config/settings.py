@@ -141,8 +141,7 @@ else:
 # --- Push (Django Channels) ----------------------------------------------------------------
 # Pages that update themselves (tournaments.live) hear of a change through the channel layer:
 # Redis publish/subscribe (every web process on every machine hears it), else in-process.
-# Publish/subscribe channels are not per Redis database: the prefix carries the database name,
-# so that two installations (or two test runs) on one Redis do not hear each other.
+# Pub/sub is not per Redis database: the prefix names the database (two installations apart).
 CHANNEL_REDIS_URL = env.str("CHANNEL_REDIS_URL", default="") or REDIS_URL
 if CHANNEL_REDIS_URL:
     CHANNEL_LAYERS = {
