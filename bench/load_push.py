@@ -350,6 +350,9 @@ async def run(desks: dict[str, str], hall: Any, chief_token: str, args: argparse
         except TimeoutError:
             print(f"only {push.connected} of {args.spectators} spectators connected in {wait} s")
         print(f"spectators connected: {push.connected}")
+        # idle as it stays: every socket's periodic rights check (LIVE_RECHECK_SECONDS, 10 s
+        # ±20 %) under way, not the quiet just after the handshakes
+        await asyncio.sleep(12.5)
         before, started = tree_cpu(roots), time.perf_counter()
         await asyncio.sleep(args.idle)
         after = tree_cpu(roots)
