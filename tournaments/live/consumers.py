@@ -27,9 +27,10 @@ connection, as for a missing tournament: nothing tells which). The consumer only
 **Rights are checked again while the socket lives**, so a socket outlives no right it was
 opened with: when told (``announce.recheck``: the user signed out, the tournament's visibility,
 organisers or chief referees changed) and every ``LIVE_RECHECK_SECONDS`` in any case (a role
-taken away in the admin). The user is read again from the socket's session (signed out: an
-anonymous visitor); a subscription no longer allowed is closed (4403), and the page falls
-back to what it may still see on reload.
+taken away in the admin; the anonymous sockets of one tournament's public pages share one
+periodic check a second at most per process, since they may all see the same). The user is
+read again from the socket's session (signed out: an anonymous visitor); a subscription no
+longer allowed is closed (4403), and the page falls back to what it may still see on reload.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import asyncio
 import json
 import random
 import re
+import time
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -90,6 +92,18 @@ def current_user(scope: dict[str, Any]) -> Any:
         return AnonymousUser()
     store = import_module(settings.SESSION_ENGINE).SessionStore
     return auth.get_user(SimpleNamespace(session=store(session_key=key)))  # type: ignore[arg-type]
+
+
+#: tournament -> (when, allowed) of the last rights check of an anonymous socket on its public
+#: page; the periodic checks of the others within ``_shared_for()`` reuse it
+_ANONYMOUS_CHECKS: dict[int, tuple[float, bool]] = {}
+
+
+def _shared_for() -> float:
+    """How long anonymous sockets of one tournament share a periodic check: 5,000 of them each
+    asking the database every ``LIVE_RECHECK_SECONDS`` cost the push processes 0.4 s of CPU a
+    second (``bench/load_push.py``); a told recheck (a tournament made private) never shares."""
+    return min(1.0, float(getattr(settings, "LIVE_RECHECK_SECONDS", 10)) / 4)
 
 
 def language_of(scope: dict[str, Any]) -> str:
@@ -153,7 +167,18 @@ class LiveConsumer(AsyncWebsocketConsumer):
         def allowed() -> list[str] | None:
             return groups_for(current_user(self.scope), tournament, staff, token)
 
-        groups = await database_sync_to_async(allowed)()
+        # a socket without a session on a tournament's public page: whatever may be seen by
+        # one such socket may be seen by all of them (anonymous visitors alike)
+        anonymous = (tournament is not None and not staff and token is None
+                     and not getattr(self.scope.get("session"), "session_key", None))  # fmt: skip
+        seen = _ANONYMOUS_CHECKS.get(tournament) if anonymous and not event else None
+        now = time.monotonic()
+        if seen is not None and now - seen[0] < _shared_for():
+            groups = [public_group(tournament)] if seen[1] else None  # type: ignore[arg-type]
+        else:
+            groups = await database_sync_to_async(allowed)()
+            if anonymous:
+                _ANONYMOUS_CHECKS[tournament] = (now, groups is not None)  # type: ignore[index]
         mine = [g for g in self.joined if not g.startswith("live.u")]
         lost = [g for g in mine if groups is None or g not in groups]
         if groups is None or ((tournament is not None or token is not None) and lost):

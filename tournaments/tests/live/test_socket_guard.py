@@ -6,6 +6,7 @@ public pages do not show yet."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -166,6 +167,22 @@ def test_a_right_taken_away_elsewhere_is_noticed_by_the_periodic_check(
     # a raw delete sends no signal (as a change made in the database by hand)
     assert closes_after(scope, lambda: through.objects.filter(
         tournament_id=event["t"].pk).delete()) == CLOSED  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+def test_anonymous_sockets_sharing_their_periodic_check_notice_a_tournament_made_private(
+    event, in_process_layer, settings
+) -> None:
+    """Anonymous sockets of one tournament share a periodic check for a moment (issue 31);
+    one made after the tournament turned private (a raw update: no signal) still closes them."""
+    from tournaments.live import consumers
+
+    settings.LIVE_RECHECK_SECONDS = 1
+    consumers._ANONYMOUS_CHECKS[event["t"].pk] = (time.monotonic(), True)  # a check just made
+    scope = scope_of(f"/ws/live/{event['t'].pk}/")
+    assert closes_after(scope, lambda: Tournament.objects.filter(
+        pk=event["t"].pk).update(public=False)) == CLOSED  # fmt: skip
+    assert consumers._ANONYMOUS_CHECKS[event["t"].pk][1] is False
 
 
 @pytest.mark.django_db(transaction=True)
