@@ -135,10 +135,9 @@ def demo_ids() -> dict[str, Any]:
     finished = services.create_match(user=referee, referee=referee, label="Товарищеская")
     finish_match(finished, referee, random.Random(3))
     users.create_superuser("admin", "admin@example.org", seed_demo.DEMO_PASSWORD)
-    others = Tournament.objects.exclude(pk=t.pk)
     return {
-        "t": t.pk, "i": others.get(format="individual").pk,
-        "k": others.get(rules_preset="kozel").pk,
+        "t": t.pk, "i": Tournament.objects.get(name=seed_demo.INDIVIDUAL_NAME).pk,
+        "k": Tournament.objects.get(name=seed_demo.KOZEL_NAME).pk,
         "f": Tournament.objects.get(name=seed_demo.FIVES_NAME).pk,
         "d": mine.get(status="draft").pk, "m": mine.get(status="in_play").pk,
         "fin": finished.pk, "s": round4.get(status="submitted").pk,

@@ -105,9 +105,8 @@ def test_no_page_is_wider_than_a_phone(browser: Any, live_server: Any, language:
                              referee__username="referee", status="in_play").first()  # fmt: skip
     assert m is not None
     w = Match.objects.get(pairing__round__tournament=t, status="submitted")
-    others = Tournament.objects.exclude(pk=t.pk)
-    i = others.get(format="individual")
-    k = others.get(rules_preset="kozel")
+    i = Tournament.objects.get(name=seed_demo.INDIVIDUAL_NAME)
+    k = Tournament.objects.get(name=seed_demo.KOZEL_NAME)
     f = Tournament.objects.get(name=seed_demo.FIVES_NAME)
     fm = Match.objects.filter(pairing__round__tournament=f, referee__username="referee").first()
     assert fm is not None
