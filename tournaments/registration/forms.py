@@ -178,6 +178,10 @@ class TournamentForm(forms.ModelForm):
                                          str(err.problem.extra.get("option", "")))
             self.add_error(knob if knob in self.fields else "rules_preset",
                            err.problem.message(lang))  # fmt: skip
+        else:
+            # the model's own check (``Tournament.clean``, after this one, on the instance) must
+            # see the overrides typed here: «на вылет» depends on one (the match's ``end``)
+            self.instance.rules_options = data["rules_options"]
 
     def _card_points(self, name: str) -> int:
         value = self.cleaned_data.get(name)

@@ -91,3 +91,17 @@ def test_the_setup_page_types_a_club_games_knobs(client, organiser) -> None:
     assert " hidden" in shown[shown.rindex("<p", 0, rule):rule]
     bad = client.post(f"/manage/{tournament.pk}/setup/", _setup("semerka", {"sticks": 11}))
     assert bad.status_code == 400
+
+
+def test_the_setup_page_sets_up_a_rotation_whose_end_is_a_typed_knob(client, organiser) -> None:
+    """«На вылет» depends on a knob typed on the same page (the match's end): the model's own
+    check sees it (it saw the stored overrides, none yet, and refused every such setup)."""
+    client.force_login(organiser)
+    answer = client.post("/manage/new/", _setup("general", {"end": "losses"}, format="pairs",
+                                                system="rotation"))
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    tournament = Tournament.objects.get(name="Клубный вечер")
+    assert (tournament.system, tournament.rules_options) == ("rotation", {"end": "losses"})
+    refused = client.post("/manage/new/", _setup("general", format="pairs", system="rotation",
+                                                 name="Без конца"))
+    assert refused.status_code == 400 and "Конец партии" in refused.content.decode()
